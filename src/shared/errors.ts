@@ -1,0 +1,80 @@
+/**
+ * Every error the API can answer with, and the HTTP status it maps to.
+ * The server turns an AppError into an RFC 9457 problem+json body; the web
+ * client reads `code` back to decide what to show.
+ */
+export const AppErrorCode = {
+  ValidationFailed: 'validation_failed',
+  BadRequest: 'bad_request',
+  NotFound: 'not_found',
+  Forbidden: 'forbidden',
+  PayloadTooLarge: 'payload_too_large',
+  UnsupportedMediaType: 'unsupported_media_type',
+  RateLimited: 'rate_limited',
+  Unavailable: 'unavailable',
+  Internal: 'internal',
+} as const;
+export type AppErrorCode = (typeof AppErrorCode)[keyof typeof AppErrorCode];
+
+export const appErrorStatus: Record<AppErrorCode, number> = {
+  validation_failed: 400,
+  bad_request: 400,
+  forbidden: 403,
+  not_found: 404,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+export const appErrorTitle: Record<AppErrorCode, string> = {
+  validation_failed: 'Your request has invalid fields',
+  bad_request: 'Bad request',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  payload_too_large: 'Request body too large',
+  unsupported_media_type: 'Unsupported content type',
+  rate_limited: 'Too many requests',
+  unavailable: 'Service unavailable',
+  internal: 'Internal server error',
+};
+
+/** One invalid input field, named by its dotted path ("email", "items.0.label"). */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** The problem+json body every API error uses (RFC 9457 plus `code` and `errors`). */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  code: AppErrorCode;
+  errors?: FieldIssue[];
+}
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly status: number;
+  readonly errors: FieldIssue[] | undefined;
+
+  constructor(code: AppErrorCode, detail?: string, errors?: FieldIssue[]) {
+    super(detail ?? appErrorTitle[code]);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = appErrorStatus[code];
+    this.errors = errors;
+  }
+}
+
+export function statusToCode(status: number): AppErrorCode {
+  const found = (Object.entries(appErrorStatus) as [AppErrorCode, number][]).find(
+    ([code, s]) => s === status && code !== 'validation_failed',
+  );
+  if (found) return found[0];
+  return status >= 500 ? 'internal' : 'bad_request';
+}

@@ -1,0 +1,33 @@
+/** Every route of the web app, in one place: links are built from here, never by hand. */
+export const paths = {
+  home: '/',
+  signIn: '/signin',
+  joinWaitlist: '/join-waitlist',
+  section: (id: 'features' | 'how-it-works' | 'pricing') => `/#${id}`,
+} as const;
+
+/** The public pages prerendered at build time, with their titles and descriptions. */
+export const publicPages = {
+  home: {
+    path: paths.home,
+    title: (brand: string) => `${brand} — DSCR loan tracking for mortgage brokers`,
+    description:
+      'One shared loan file for every DSCR investor loan: a stage timeline, a document checklist with status tags, versioned encrypted uploads and threaded real-time comments.',
+  },
+  signIn: {
+    path: paths.signIn,
+    title: (brand: string) => `Sign In — ${brand}`,
+    description: 'Sign in to your loan files.',
+  },
+  joinWaitlist: {
+    path: paths.joinWaitlist,
+    title: (brand: string) => `Join the Waitlist — ${brand}`,
+    description: 'Be the first to know when the product launches. Get early access and exclusive updates.',
+  },
+  notFound: {
+    path: '/404',
+    title: (brand: string) => `Page not found — ${brand}`,
+    description: 'This page does not exist.',
+  },
+} as const;
+export type PublicPageName = keyof typeof publicPages;
