@@ -1,0 +1,108 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { backends, createTestDatabase, type TestDatabase } from '../test/databases';
+import { testConfig } from '../test/config';
+
+/** A minimal built site, shaped like scripts/prerender.mjs's output. */
+function fakeDist(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'coverly-dist-'));
+  mkdirSync(path.join(dir, 'pages'));
+  mkdirSync(path.join(dir, 'web/assets'), { recursive: true });
+  const page = (body: string) =>
+    `<!doctype html><html><head><title>__COVERLY_BRAND_NAME__</title><meta name="coverly-config" content="__COVERLY_PUBLIC_CONFIG__" /></head><body>${body}</body></html>`;
+  for (const name of ['home', 'signIn', 'joinWaitlist', 'shell']) writeFileSync(path.join(dir, `pages/${name}.html`), page(`<p>${name} of __COVERLY_BRAND_NAME__ at <a href="mailto:__COVERLY_CONTACT_EMAIL__">__COVERLY_CONTACT_EMAIL__</a></p>`));
+  writeFileSync(path.join(dir, 'pages/notFound.html'), page('<h1>404</h1>'));
+  writeFileSync(path.join(dir, 'web/assets/app-abc123.js'), 'console.log(1)');
+  writeFileSync(path.join(dir, 'web/robots.txt'), 'User-agent: *');
+  return dir;
+}
+
+describe.each(backends)('app shell on %s', (backend) => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    app = await buildApp({
+      config: testConfig({ BRAND_NAME: 'Acme <Loans>', CONTACT_EMAIL: 'deals@acme.test' }),
+      database,
+      distDir: fakeDist(),
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.destroy();
+  });
+
+  it('reports health and readiness', async () => {
+    expect((await app.inject('/healthz')).json()).toEqual({ status: 'ok' });
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready' });
+  });
+
+  it('serves prerendered pages with the configured brand, escaped', async () => {
+    const response = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.body).toContain('<title>Acme &lt;Loans&gt;</title>');
+    expect(response.body).toContain('<a href="mailto:deals@acme.test">deals@acme.test</a>');
+    expect(response.body).not.toContain('__COVERLY_');
+    const meta = /name="coverly-config" content="([^"]+)"/.exec(response.body)?.[1] ?? '';
+    const config = JSON.parse(meta.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'));
+    expect(config).toMatchObject({ brandName: 'Acme <Loans>', contactEmail: 'deals@acme.test' });
+    for (const url of ['/signin', '/join-waitlist', '/signin/']) {
+      expect((await app.inject({ url, headers: { accept: 'text/html' } })).statusCode).toBe(200);
+    }
+  });
+
+  it('answers unknown pages with the not-found page and a real 404', async () => {
+    const response = await app.inject({ url: '/no/such/page', headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('<h1>404</h1>');
+  });
+
+  it('answers unknown API paths with a JSON 404, whatever the client accepts', async () => {
+    for (const [method, url] of [['GET', '/api/nothing'], ['POST', '/api/loans'], ['GET', '/api']] as const) {
+      const response = await app.inject({ method, url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json()).toMatchObject({ status: 404, code: 'not_found' });
+    }
+  });
+
+  it('sends security headers: CSP without inline scripts, nosniff, referrer policy, no HSTS on plain HTTP', async () => {
+    const response = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('caches hashed assets for a year and other files briefly', async () => {
+    const asset = await app.inject('/assets/app-abc123.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const robots = await app.inject('/robots.txt');
+    expect(robots.headers['cache-control']).toBe('public, max-age=3600');
+  });
+});
+
+describe('behind HTTPS', () => {
+  it('sends HSTS when the public URL is https', async () => {
+    const database = await createTestDatabase('pglite');
+    const app = await buildApp({ config: testConfig({ PUBLIC_URL: 'https://loans.example.com' }), database, distDir: '/nonexistent' });
+    const response = await app.inject('/healthz');
+    expect(response.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
+    expect(String(response.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+    await app.close();
+    await database.destroy();
+  });
+});

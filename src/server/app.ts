@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { AppError } from '../shared/errors';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { healthRoutes } from './health/health.routes';
+import { PROBLEM_CONTENT_TYPE, registerProblemHandlers, apiNotFoundProblem } from './platform/http/problem';
+import { registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
+import { registerStaticSite } from './platform/web/static-site';
+import { waitlistRoutes } from './waitlist/waitlist.routes';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  /** Called after a request enqueued jobs, so the worker runs them at once. */
+  onJobsEnqueued?: () => void;
+  /** The process logger; without one the app logs nothing (tests). */
+  logger?: FastifyBaseLogger;
+  /** Folder with the built web app (`web/` and `pages/`); defaults to the repository's `dist/`. */
+  distDir?: string;
+}
+
+const defaultDistDir = () => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  // Bundled: dist/server/main.js → dist. From source: src/server/app.ts → dist.
+  return path.basename(path.dirname(here)) === 'dist' ? path.dirname(here) : path.resolve(here, '../../dist');
+};
+
+/** Builds the whole HTTP application, ready to `listen` or to `inject` in tests. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'reqId',
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Closing the server ends keep-alive connections instead of waiting on them.
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // The API speaks JSON only: anything else is a clear 415, not a string the routes must guess at.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerProblemHandlers(app);
+  await registerSecurityHeaders(app, config);
+  registerOriginCheck(app, config);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => {
+      const error = new AppError('rate_limited', `Too many requests; try again in ${Math.ceil(context.ttl / 1000)} seconds`);
+      return Object.assign(error, { statusCode: 429 });
+    },
+  });
+
+  await app.register(healthRoutes, { ping: database.ping });
+  await app.register(waitlistRoutes, {
+    db: database.db,
+    notifyEmail: config.notifyEmail,
+    brandName: config.publicConfig.brandName,
+    publicUrl: config.publicUrl,
+    rateLimit: config.waitlistRateLimit,
+    onJobsEnqueued: deps.onJobsEnqueued ?? (() => {}),
+  });
+
+  const site = await registerStaticSite(app, { distDir: deps.distDir ?? defaultDistDir(), publicConfig: config.publicConfig });
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
+    if (!isApi && wantsHtml && site) return site.sendNotFound(request, reply);
+    return reply.status(404).type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
+  });
+
+  return app;
+}

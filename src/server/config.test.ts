@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('runs embedded with nothing set', () => {
+    const config = loadConfig({}, '/srv/coverly');
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe('/srv/coverly/data');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.publicConfig.brandName).toBe('Coverly');
+  });
+
+  it('reads brand and contact details for white-labelling', () => {
+    const config = loadConfig({ BRAND_NAME: 'Acme Lending', CONTACT_EMAIL: 'hi@acme.test', CONTACT_PHONE: '+1 555 0100', CONTACT_CITY: 'Denver, CO' });
+    expect(config.publicConfig).toEqual({ brandName: 'Acme Lending', contactEmail: 'hi@acme.test', contactPhone: '+1 555 0100', contactCity: 'Denver, CO' });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', BRAND_NAME: '' }).port).toBe(3000);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['SMTP_URL', 'http://mail'],
+    ['PUBLIC_URL', 'localhost:3000'],
+    ['NOTIFY_EMAIL', 'not-an-address'],
+    ['CONTACT_EMAIL', 'nope'],
+    ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'maybe'],
+  ])('stops on a bad %s and names it', (name, value) => {
+    let caught: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).message).toContain(name);
+  });
+});

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { PublicConfig } from '../shared/public-config';
+
+const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optionalUrl = (protocols: string[]) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ error: `must be a URL starting with ${protocols.join(' or ')}` })
+      .refine((value) => protocols.some((p) => value.startsWith(p)), { error: `must start with ${protocols.join(' or ')}` })
+      .optional(),
+  );
+const intInRange = (min: number, max: number, fallback: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+const booleanFlag = (fallback: boolean) =>
+  z.preprocess(emptyToUndefined, z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false')).transform((v) => v === 'true' || v === '1');
+
+/** Every environment variable Coverly reads, with its embedded-mode default. `.env.example` documents each. */
+const EnvSchema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('production')),
+  PORT: intInRange(0, 65535, 3000),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  PUBLIC_URL: optionalUrl(['http://', 'https://']),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('data')),
+  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
+  SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Coverly <no-reply@coverly.localhost>')),
+  NOTIFY_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an e-mail address' }).default('team@coverly.localhost')),
+  BRAND_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(60).default('Coverly')),
+  CONTACT_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an e-mail address' }).default('hello@coverly.localhost')),
+  CONTACT_PHONE: z.preprocess(emptyToUndefined, z.string().trim().max(40).default('(555) 010-0199')),
+  CONTACT_CITY: z.preprocess(emptyToUndefined, z.string().trim().max(80).default('Austin, TX')),
+  TRUST_PROXY: booleanFlag(false),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  WAITLIST_RATE_LIMIT: intInRange(1, 100_000, 10),
+  WAITLIST_RATE_WINDOW_SECONDS: intInRange(1, 86_400, 600),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  notifyEmail: string;
+  trustProxy: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  waitlistRateLimit: { max: number; windowMs: number };
+  publicConfig: PublicConfig;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once at start; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  const port = env.PORT;
+  return {
+    env: env.NODE_ENV,
+    port,
+    host: env.HOST,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    dataDir: path.resolve(cwd, env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    notifyEmail: env.NOTIFY_EMAIL,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    waitlistRateLimit: { max: env.WAITLIST_RATE_LIMIT, windowMs: env.WAITLIST_RATE_WINDOW_SECONDS * 1000 },
+    publicConfig: {
+      brandName: env.BRAND_NAME,
+      contactEmail: env.CONTACT_EMAIL,
+      contactPhone: env.CONTACT_PHONE,
+      contactCity: env.CONTACT_CITY,
+    },
+  };
+}

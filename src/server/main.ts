@@ -1,0 +1,47 @@
+import { ConfigError, loadConfig } from './config';
+import { createRuntime } from './runtime';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+
+  const runtime = await createRuntime(config);
+  const { app, worker, logger, database, mailer } = runtime;
+  await app.listen({ port: config.port, host: config.host });
+  worker.start();
+  logger.info(
+    { database: database.kind === 'pglite' ? `PGlite in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)', mail: mailer.describe, url: config.publicUrl },
+    `${config.publicConfig.brandName} is ready at ${config.publicUrl}`,
+  );
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+      const force = setTimeout(() => {
+        logger.error('shutdown took longer than 20 s; exiting');
+        process.exit(1);
+      }, 20_000);
+      force.unref();
+      runtime.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('Coverly failed to start:', error);
+  process.exit(1);
+});

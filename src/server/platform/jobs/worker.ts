@@ -1,0 +1,111 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import { claimDueJobs, markJobDone, markJobFailed, type ClaimedJob } from './outbox';
+
+export type JobHandler = (payload: unknown, job: ClaimedJob) => Promise<void>;
+
+export interface JobWorkerOptions {
+  db: Db;
+  handlers: Record<string, JobHandler>;
+  logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** How often to look for due jobs when nothing nudges the worker. */
+  pollMs?: number;
+  /** First retry delay; each later one doubles, up to `maxBackoffMs`, with ±20% jitter. */
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  batchSize?: number;
+  leaseMs?: number;
+}
+
+/** Exponential backoff with jitter: base · 2^(attempt-1), capped, ±20%. */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number, random = Math.random): number {
+  const exponential = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exponential * (0.8 + 0.4 * random()));
+}
+
+/**
+ * Runs outbox jobs after their transaction committed: polls for due jobs, and
+ * wakes at once when `nudge()` says new ones were enqueued.
+ */
+export class JobWorker {
+  private readonly options: Required<Omit<JobWorkerOptions, 'db' | 'handlers' | 'logger'>> & Pick<JobWorkerOptions, 'db' | 'handlers' | 'logger'>;
+  private running = false;
+  private wake: (() => void) | null = null;
+  private nudged = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(options: JobWorkerOptions) {
+    this.options = { pollMs: 1000, baseBackoffMs: 5000, maxBackoffMs: 15 * 60_000, batchSize: 10, leaseMs: 5 * 60_000, ...options };
+  }
+
+  start() {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Finishes the batch in hand, then stops. */
+  async stop() {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.loop = null;
+  }
+
+  nudge = () => {
+    this.nudged = true;
+    this.wake?.();
+  };
+
+  /** Runs every job due now, once. Returns how many ran. */
+  async runOnce(): Promise<number> {
+    const { db, batchSize, leaseMs } = this.options;
+    const claimed = await claimDueJobs(db, { limit: batchSize, leaseMs });
+    for (const job of claimed) await this.execute(job);
+    return claimed.length;
+  }
+
+  private async execute(job: ClaimedJob) {
+    const { db, handlers, logger, baseBackoffMs, maxBackoffMs } = this.options;
+    const handler = handlers[job.queue];
+    try {
+      if (!handler) throw new Error(`No handler for queue "${job.queue}"`);
+      await handler(job.payload, job);
+      await markJobDone(db, job.id);
+      logger.info({ job: { id: job.id, queue: job.queue, attempt: job.attempts } }, 'job done');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const delay = backoffDelay(job.attempts, baseBackoffMs, maxBackoffMs);
+      await markJobFailed(db, job, message, delay);
+      const dead = job.attempts >= job.maxAttempts;
+      (dead ? logger.error : logger.warn).call(
+        logger,
+        { job: { id: job.id, queue: job.queue, attempt: job.attempts, maxAttempts: job.maxAttempts }, err: message, ...(dead ? {} : { retryInMs: delay }) },
+        dead ? 'job failed for the last time and is kept as dead' : 'job failed, will retry',
+      );
+    }
+  }
+
+  private async run() {
+    while (this.running) {
+      let ran = 0;
+      try {
+        this.nudged = false;
+        ran = await this.runOnce();
+      } catch (error) {
+        // The database may be briefly unreachable; keep polling.
+        this.options.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'job worker could not claim jobs');
+      }
+      if (!this.running) break;
+      if (ran > 0 || this.nudged) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.options.pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+}

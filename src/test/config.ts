@@ -1,0 +1,18 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../server/config';
+
+/** A valid configuration for tests: silent logs, a temporary DATA_DIR, generous rate limits. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'coverly-test-')),
+    PUBLIC_URL: 'http://localhost:3000',
+    NOTIFY_EMAIL: 'team@coverly.test',
+    MAIL_FROM: 'Coverly <no-reply@coverly.test>',
+    WAITLIST_RATE_LIMIT: '1000',
+    ...env,
+  });
+}
