@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildApp } from './app';
+import { pickEncoding } from './platform/site/static-site';
 import { backends, createTestDatabase, type TestDatabase } from '../test/databases';
 import { testConfig } from '../test/config';
 
@@ -59,6 +61,18 @@ describe.each(backends)('app shell on %s', (backend) => {
     }
   });
 
+  it('compresses pages for clients that accept it', async () => {
+    const plain = await app.inject({ url: '/', headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await app.inject({ url: '/', headers: { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzip = await app.inject({ url: '/signin', headers: { accept: 'text/html', 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toContain('signIn of Acme');
+  });
+
   it('answers unknown pages with the not-found page and a real 404', async () => {
     const response = await app.inject({ url: '/no/such/page', headers: { accept: 'text/html' } });
     expect(response.statusCode).toBe(404);
@@ -104,5 +118,20 @@ describe('behind HTTPS', () => {
     expect(String(response.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
     await app.close();
     await database.destroy();
+  });
+});
+
+describe('pickEncoding', () => {
+  it.each([
+    [undefined, 'identity'],
+    ['', 'identity'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip;q=0.5', 'gzip'],
+    ['*', 'br'],
+    ['*;q=0, identity', 'identity'],
+    ['deflate', 'identity'],
+  ] as const)('%s -> %s', (header, expected) => {
+    expect(pickEncoding(header)).toBe(expected);
   });
 });

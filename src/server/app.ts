@@ -9,7 +9,7 @@ import type { Database } from './db/client';
 import { healthRoutes } from './health/health.routes';
 import { PROBLEM_CONTENT_TYPE, registerProblemHandlers, apiNotFoundProblem } from './platform/http/problem';
 import { registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
-import { registerStaticSite } from './platform/web/static-site';
+import { registerStaticSite } from './platform/site/static-site';
 import { waitlistRoutes } from './waitlist/waitlist.routes';
 
 export interface AppDeps {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PublicConfig } from '../shared/public-config';
@@ -90,4 +91,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
       contactCity: env.CONTACT_CITY,
     },
   };
+}
+
+/** Reads `.env` from the working directory when there is one; variables already set win. */
+export function loadDotEnv(cwd = process.cwd()) {
+  const file = path.join(cwd, '.env');
+  if (existsSync(file)) process.loadEnvFile(file);
 }

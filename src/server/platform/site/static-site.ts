@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PRERENDER_TOKENS, type PublicConfig } from '../../../shared/public-config';
@@ -25,6 +26,27 @@ export function fillPageTemplate(html: string, config: PublicConfig): string {
   return out;
 }
 
+interface CompressedPage {
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** Brotli when the client takes it, else gzip, else none (q-values of 0 respected). */
+export function pickEncoding(header: string | undefined): keyof CompressedPage {
+  const accepted = new Map<string, number>();
+  for (const part of (header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    accepted.set(name, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const allows = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (allows('br')) return 'br';
+  if (allows('gzip')) return 'gzip';
+  return 'identity';
+}
+
 export interface StaticSite {
   /** The not-found page, with a 404 status. */
   sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
@@ -40,26 +62,39 @@ export async function registerStaticSite(app: FastifyInstance, { distDir, public
   const pagesDir = path.join(distDir, 'pages');
   if (!existsSync(path.join(pagesDir, 'home.html'))) return null;
 
-  const pages = new Map<string, string>();
+  // Each page is filled and compressed once, at start.
+  const pages = new Map<string, CompressedPage>();
   for (const name of [...Object.values(PRERENDERED_ROUTES), 'notFound', 'shell']) {
-    pages.set(name, fillPageTemplate(await readFile(path.join(pagesDir, `${name}.html`), 'utf8'), publicConfig));
+    const html = Buffer.from(fillPageTemplate(await readFile(path.join(pagesDir, `${name}.html`), 'utf8'), publicConfig));
+    pages.set(name, {
+      identity: html,
+      br: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+      gzip: gzipSync(html, { level: 9 }),
+    });
   }
-  const sendPage = (reply: FastifyReply, name: string, status = 200) =>
-    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(pages.get(name));
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, name: string, status = 200) => {
+    const page = pages.get(name);
+    if (!page) throw new Error(`No prerendered page "${name}"`);
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    void reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    if (encoding !== 'identity') void reply.header('content-encoding', encoding);
+    return reply.send(page[encoding]);
+  };
 
   for (const [url, name] of Object.entries(PRERENDERED_ROUTES)) {
-    app.get(url, (_request, reply) => sendPage(reply, name));
+    app.get(url, (request, reply) => sendPage(request, reply, name));
   }
 
   await app.register(fastifyStatic, {
     root: webDir,
     index: false,
     wildcard: false,
+    preCompressed: true,
     setHeaders(reply, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
     },
   });
 
-  return { sendNotFound: (_request, reply) => sendPage(reply, 'notFound', 404) };
+  return { sendNotFound: (request, reply) => sendPage(request, reply, 'notFound', 404) };
 }

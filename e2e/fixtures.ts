@@ -1,0 +1,55 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+interface ConsoleGuard {
+  /** Allows console errors matching `pattern` in this test, and returns what matched. */
+  allow(pattern: RegExp): string[];
+}
+
+/** Every page fails its test on an unexpected console error or uncaught exception (CSP violations included). */
+export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+  consoleGuard: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      const allowed: { pattern: RegExp; seen: string[] }[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+      await use({
+        allow(pattern) {
+          const entry = { pattern, seen: [] as string[] };
+          allowed.push(entry);
+          return entry.seen;
+        },
+      });
+      const unexpected = errors.filter((text) => {
+        const match = allowed.find((a) => a.pattern.test(text));
+        match?.seen.push(text);
+        return !match;
+      });
+      expect(unexpected, 'unexpected console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+/** Runs axe (WCAG 2.2 A/AA and best practices) and expects no violations. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(summary).toEqual([]);
+}
+
+/** The .eml files the server with `name` wrote to its mail drop, as text. */
+export async function readMailDrop(name: 'main' | 'limited'): Promise<string[]> {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? '', name, 'mail');
+  const files = await readdir(dir).catch(() => [] as string[]);
+  return Promise.all(files.filter((f) => f.endsWith('.eml')).map((f) => readFile(path.join(dir, f), 'utf8')));
+}
+
+/** A unique address per test run, so parallel tests never share waitlist entries. */
+export const uniqueEmail = (label: string) => `${label}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;

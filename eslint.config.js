@@ -1,0 +1,36 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** The three roots import one way only: server → shared, web → shared. */
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'test-results/**', 'playwright-report/**', 'src/server/db/migrations/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...restrict([{ group: ['**/server/**', 'node:*'], message: 'web/ may import shared/ only, never server/ or Node built-ins.' }]),
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: restrict([{ group: ['**/server/**', '**/web/**', 'node:*', 'react', 'react-*'], message: 'shared/ is pure TypeScript: no I/O, no DOM, no server or web imports.' }]),
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    rules: restrict([{ group: ['**/web/**', 'react', 'react-dom', 'react-router'], message: 'server/ may import shared/, never web/.' }]),
+  },
+);

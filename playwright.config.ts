@@ -1,0 +1,68 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// One data folder per run, shared with the workers through the environment,
+// so tests can read the mail drop of the server they talk to.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'coverly-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR;
+
+export const E2E_PORT = 3100;
+/** A second, white-labelled server with a tight waitlist rate limit. */
+export const E2E_LIMITED_PORT = 3101;
+
+const server = (port: number, name: string, env: Record<string, string>) => ({
+  command: 'node dist/server/main.js',
+  url: `http://127.0.0.1:${port}/readyz`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+  env: {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: path.join(dataDir, name),
+    LOG_LEVEL: 'warn',
+    NOTIFY_EMAIL: 'team@coverly.test',
+    ...env,
+  },
+});
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      // Debian's Chromium; Playwright never downloads a browser here.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
+    { name: 'phone', use: { browserName: 'chromium', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+  ],
+  webServer: [
+    server(E2E_PORT, 'main', {
+      WAITLIST_RATE_LIMIT: '10000',
+      CONTACT_EMAIL: 'deals@coverly.test',
+      CONTACT_PHONE: '(555) 010-0142',
+      CONTACT_CITY: 'Austin, TX',
+    }),
+    server(E2E_LIMITED_PORT, 'limited', {
+      WAITLIST_RATE_LIMIT: '2',
+      WAITLIST_RATE_WINDOW_SECONDS: '3600',
+      BRAND_NAME: 'Keystone Loans',
+      CONTACT_EMAIL: 'hello@keystone.test',
+    }),
+  ],
+});

@@ -1,0 +1,5 @@
+// Used by `npm run cli`: the CLI runs from the server bundle.
+import { ensureBuilt, ensureInstalled } from './lib/ensure.mjs';
+
+ensureInstalled();
+ensureBuilt();

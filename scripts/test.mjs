@@ -1,0 +1,65 @@
+// `npm test`: every test there is. Installs and builds when needed, then runs
+// the type check, lint, the unit and API tests (Vitest: PGlite always,
+// PostgreSQL too when TEST_DATABASE_URL is set) and the browser tests
+// (Playwright in Chromium), and ends with one summary line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureBuilt, ensureInstalled, root } from './lib/ensure.mjs';
+
+ensureInstalled();
+ensureBuilt();
+
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const out = mkdtempSync(path.join(tmpdir(), 'coverly-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSteps = [];
+
+function step(name, command, args, env = {}) {
+  console.log(`\n=== ${name}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function check(name, command, args) {
+  const ok = step(name, command, args);
+  totals[ok ? 'passed' : 'failed'] += 1;
+  if (!ok) failedSteps.push(name);
+}
+
+function readJson(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+}
+
+check('type check', bin('tsc'), ['--noEmit', '-p', '.']);
+check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+
+if (!process.env.TEST_DATABASE_URL) {
+  console.log('\nTEST_DATABASE_URL is not set: API tests run on PGlite only.');
+}
+const vitestJson = path.join(out, 'vitest.json');
+const vitestOk = step('unit and API tests (Vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitest = readJson(vitestJson);
+if (vitest) {
+  totals.passed += vitest.numPassedTests;
+  totals.failed += vitest.numFailedTests;
+  totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+}
+if (!vitestOk) failedSteps.push('Vitest');
+if (!vitestOk && !vitest?.numFailedTests) totals.failed += 1;
+
+const playwrightJson = path.join(out, 'playwright.json');
+const playwrightOk = step('browser tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
+const playwright = readJson(playwrightJson);
+if (playwright) {
+  totals.passed += playwright.stats.expected + playwright.stats.flaky;
+  totals.failed += playwright.stats.unexpected;
+  totals.skipped += playwright.stats.skipped;
+}
+if (!playwrightOk) failedSteps.push('Playwright');
+if (!playwrightOk && !playwright?.stats.unexpected) totals.failed += 1;
+
+console.log(`\n${failedSteps.length ? `Failed: ${failedSteps.join(', ')}` : 'All checks passed.'}`);
+console.log(`total: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length ? 1 : 0);
