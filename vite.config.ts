@@ -1,14 +1,36 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { DEFAULT_PUBLIC_CONFIG as defaults } from './src/shared/public-config';
+
+/**
+ * In `npm run dev` the page is not prerendered: fill the config tag the
+ * server would fill, from the same environment variables.
+ */
+function devPublicConfig(): Plugin {
+  const escape = (v: string) => v.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+  return {
+    name: 'coverly-dev-public-config',
+    apply: 'serve',
+    transformIndexHtml(html) {
+      const config = {
+        brandName: process.env.BRAND_NAME || defaults.brandName,
+        contactEmail: process.env.CONTACT_EMAIL || defaults.contactEmail,
+        contactPhone: process.env.CONTACT_PHONE || defaults.contactPhone,
+        contactCity: process.env.CONTACT_CITY || defaults.contactCity,
+      };
+      return html.replace('__COVERLY_PUBLIC_CONFIG__', escape(JSON.stringify(config))).replace('<!--page-head-->', `<title>${escape(config.brandName)}</title>`);
+    },
+  };
+}
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
 
 export default defineConfig({
   root: fileURLToPath(new URL('./src/web', import.meta.url)),
   publicDir: fileURLToPath(new URL('./src/web/public', import.meta.url)),
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), devPublicConfig()],
   build: {
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { PublicConfig } from '../shared/public-config';
+import { DEFAULT_PUBLIC_CONFIG as defaults, type PublicConfig } from '../shared/public-config';
 
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optionalUrl = (protocols: string[]) =>
@@ -28,10 +28,10 @@ const EnvSchema = z.object({
   SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Coverly <no-reply@coverly.localhost>')),
   NOTIFY_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an e-mail address' }).default('team@coverly.localhost')),
-  BRAND_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(60).default('Coverly')),
-  CONTACT_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an e-mail address' }).default('hello@coverly.localhost')),
-  CONTACT_PHONE: z.preprocess(emptyToUndefined, z.string().trim().max(40).default('(555) 010-0199')),
-  CONTACT_CITY: z.preprocess(emptyToUndefined, z.string().trim().max(80).default('Austin, TX')),
+  BRAND_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(60).default(defaults.brandName)),
+  CONTACT_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an e-mail address' }).default(defaults.contactEmail)),
+  CONTACT_PHONE: z.preprocess(emptyToUndefined, z.string().trim().max(40).default(defaults.contactPhone)),
+  CONTACT_CITY: z.preprocess(emptyToUndefined, z.string().trim().max(80).default(defaults.contactCity)),
   TRUST_PROXY: booleanFlag(false),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   WAITLIST_RATE_LIMIT: intInRange(1, 100_000, 10),

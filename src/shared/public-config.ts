@@ -10,6 +10,14 @@ export interface PublicConfig {
   contactCity: string;
 }
 
+/** The embedded defaults (BRAND_NAME, CONTACT_EMAIL, CONTACT_PHONE, CONTACT_CITY). */
+export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
+  brandName: 'Coverly',
+  contactEmail: 'hello@coverly.localhost',
+  contactPhone: '(555) 010-0199',
+  contactCity: 'Austin, TX',
+};
+
 export const PUBLIC_CONFIG_META = 'coverly-config';
 
 /**
