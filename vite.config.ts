@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
-import { DEFAULT_PUBLIC_CONFIG as defaults } from './src/shared/public-config';
+import { DEFAULT_PUBLIC_CONFIG as defaults, telHref } from './src/shared/public-config';
 
 /**
  * In `npm run dev` the page is not prerendered: fill the config tag the
@@ -14,10 +14,12 @@ function devPublicConfig(): Plugin {
     name: 'coverly-dev-public-config',
     apply: 'serve',
     transformIndexHtml(html) {
+      const contactPhone = process.env.CONTACT_PHONE || defaults.contactPhone;
       const config = {
         brandName: process.env.BRAND_NAME || defaults.brandName,
         contactEmail: process.env.CONTACT_EMAIL || defaults.contactEmail,
-        contactPhone: process.env.CONTACT_PHONE || defaults.contactPhone,
+        contactPhone,
+        contactPhoneHref: telHref(contactPhone),
         contactCity: process.env.CONTACT_CITY || defaults.contactCity,
       };
       return html.replace('__COVERLY_PUBLIC_CONFIG__', escape(JSON.stringify(config))).replace('<!--page-head-->', `<title>${escape(config.brandName)}</title>`);

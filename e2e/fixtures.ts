@@ -12,23 +12,23 @@ interface ConsoleGuard {
 export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
   consoleGuard: [
     async ({ page }, use) => {
-      const errors: string[] = [];
       const allowed: { pattern: RegExp; seen: string[] }[] = [];
+      const unexpected: string[] = [];
+      const record = (text: string) => {
+        const match = allowed.find((a) => a.pattern.test(text));
+        if (match) match.seen.push(text);
+        else unexpected.push(text);
+      };
       page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
+        if (message.type() === 'error') record(message.text());
       });
-      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+      page.on('pageerror', (error) => record(`uncaught: ${error.message}`));
       await use({
         allow(pattern) {
           const entry = { pattern, seen: [] as string[] };
           allowed.push(entry);
           return entry.seen;
         },
-      });
-      const unexpected = errors.filter((text) => {
-        const match = allowed.find((a) => a.pattern.test(text));
-        match?.seen.push(text);
-        return !match;
       });
       expect(unexpected, 'unexpected console errors').toEqual([]);
     },

@@ -135,7 +135,7 @@ test.describe('/ landing page', () => {
     await page.goto('/');
     const footer = page.getByRole('contentinfo');
     await expect(footer.getByRole('link', { name: 'deals@coverly.test' })).toHaveAttribute('href', 'mailto:deals@coverly.test');
-    await expect(footer).toContainText('(555) 010-0142');
+    await expect(footer.getByRole('link', { name: '(555) 010-0142' })).toHaveAttribute('href', 'tel:5550100142');
     await expect(footer).toContainText('Austin, TX');
     for (const column of ['Product', 'Resources', 'Company']) await expect(footer.getByRole('heading', { name: column })).toBeVisible();
     for (const legal of ['Cookie Policy', 'CCPA', 'Accessibility']) await expect(footer.getByRole('link', { name: legal })).toBeVisible();

@@ -50,6 +50,8 @@ test.describe('/join-waitlist', () => {
     const notice = page.getByRole('status').filter({ hasText: 'Success!' });
     await expect(notice).toContainText("You've been added to our waitlist. We'll be in touch soon!");
     await expect(page.getByLabel('Full Name')).toHaveCount(0);
+    // The success screen's button is its only way out.
+    await expect(page.getByRole('link', { name: 'Back to Home' })).toHaveCount(1);
     await expectNoAxeViolations(page);
 
     await expect.poll(async () => (await readMailDrop('main')).filter((m) => m.includes(email)).length).toBeGreaterThanOrEqual(2);

@@ -14,7 +14,13 @@ describe('loadConfig', () => {
 
   it('reads brand and contact details for white-labelling', () => {
     const config = loadConfig({ BRAND_NAME: 'Acme Lending', CONTACT_EMAIL: 'hi@acme.test', CONTACT_PHONE: '+1 555 0100', CONTACT_CITY: 'Denver, CO' });
-    expect(config.publicConfig).toEqual({ brandName: 'Acme Lending', contactEmail: 'hi@acme.test', contactPhone: '+1 555 0100', contactCity: 'Denver, CO' });
+    expect(config.publicConfig).toEqual({
+      brandName: 'Acme Lending',
+      contactEmail: 'hi@acme.test',
+      contactPhone: '+1 555 0100',
+      contactPhoneHref: 'tel:+15550100',
+      contactCity: 'Denver, CO',
+    });
   });
 
   it('treats empty variables as unset', () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_PUBLIC_CONFIG as defaults, type PublicConfig } from '../shared/public-config';
+import { DEFAULT_PUBLIC_CONFIG as defaults, telHref, type PublicConfig } from '../shared/public-config';
 
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optionalUrl = (protocols: string[]) =>
@@ -88,6 +88,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
       brandName: env.BRAND_NAME,
       contactEmail: env.CONTACT_EMAIL,
       contactPhone: env.CONTACT_PHONE,
+      contactPhoneHref: telHref(env.CONTACT_PHONE),
       contactCity: env.CONTACT_CITY,
     },
   };

@@ -7,6 +7,8 @@ export interface PublicConfig {
   brandName: string;
   contactEmail: string;
   contactPhone: string;
+  /** `tel:` URI of contactPhone: its digits, with a leading + when it has one. */
+  contactPhoneHref: string;
   contactCity: string;
 }
 
@@ -15,6 +17,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   brandName: 'Coverly',
   contactEmail: 'hello@coverly.localhost',
   contactPhone: '(555) 010-0199',
+  contactPhoneHref: 'tel:5550100199',
   contactCity: 'Austin, TX',
 };
 
@@ -28,5 +31,12 @@ export const PRERENDER_TOKENS: PublicConfig = {
   brandName: '__COVERLY_BRAND_NAME__',
   contactEmail: '__COVERLY_CONTACT_EMAIL__',
   contactPhone: '__COVERLY_CONTACT_PHONE__',
+  contactPhoneHref: '__COVERLY_CONTACT_PHONE_HREF__',
   contactCity: '__COVERLY_CONTACT_CITY__',
 };
+
+/** The `tel:` URI for a phone number as people write it: "+1 (555) 010-0199" → "tel:+15550100199". */
+export function telHref(phone: string): string {
+  const digits = phone.replace(/[^0-9]/g, '');
+  return `tel:${phone.trim().startsWith('+') ? '+' : ''}${digits}`;
+}

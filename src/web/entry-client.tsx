@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { AppRoutes } from './app/routes';
+import { AppRoutes, preloadPage } from './app/routes';
 import { PublicConfigProvider, readPublicConfig } from './lib/public-config';
 import './styles.css';
 
@@ -18,7 +18,11 @@ const app = (
   </StrictMode>
 );
 
-// Prerendered pages hydrate (their lazy chunk is preloaded by the page's <head>);
-// the bare shell used for client-only routes renders from scratch.
-if (container.hasChildNodes()) hydrateRoot(container, app);
-else createRoot(container).render(app);
+// Prerendered pages hydrate in one pass once their chunk is in (the page's
+// <head> already preloads it); the bare shell for client-only routes renders
+// from scratch.
+if (container.hasChildNodes()) {
+  void preloadPage(window.location.pathname).then(() => hydrateRoot(container, app));
+} else {
+  createRoot(container).render(app);
+}

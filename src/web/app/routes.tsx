@@ -1,15 +1,24 @@
-import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router';
+import { Suspense } from 'react';
+import { matchPath, Route, Routes } from 'react-router';
+import { lazyPage } from './lazy-page';
 import { RootLayout } from './root-layout';
 import { RouteErrorBoundary } from './route-error-boundary';
 
 // Every page is its own chunk, so a visitor of `/` downloads only the landing
 // page. Declarative routes rather than a data router: the public pages have no
 // loaders, and this keeps about 17 KB of gzipped JavaScript off every page.
-const LandingPage = lazy(() => import('../features/marketing/landing-page'));
-const SignInPage = lazy(() => import('../features/auth/signin-page'));
-const JoinWaitlistPage = lazy(() => import('../features/waitlist/join-waitlist-page'));
-const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
+const pages = [
+  { path: '/', Page: lazyPage(() => import('../features/marketing/landing-page')) },
+  { path: '/signin', Page: lazyPage(() => import('../features/auth/signin-page')) },
+  { path: '/join-waitlist', Page: lazyPage(() => import('../features/waitlist/join-waitlist-page')) },
+];
+const NotFoundPage = lazyPage(() => import('../features/errors/not-found-page'));
+
+/** Loads the chunk of the page at `pathname` (entry-client awaits it before hydrating). */
+export function preloadPage(pathname: string): Promise<void> {
+  const match = pages.find(({ path }) => matchPath({ path, end: true }, pathname));
+  return (match?.Page ?? NotFoundPage).preload();
+}
 
 export function AppRoutes() {
   return (
@@ -17,9 +26,9 @@ export function AppRoutes() {
       <RouteErrorBoundary>
         <Suspense fallback={null}>
           <Routes>
-            <Route index element={<LandingPage />} />
-            <Route path="signin" element={<SignInPage />} />
-            <Route path="join-waitlist" element={<JoinWaitlistPage />} />
+            {pages.map(({ path, Page }) => (
+              <Route key={path} path={path} element={<Page />} />
+            ))}
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Suspense>

@@ -12,12 +12,20 @@ export function BackToHome() {
   );
 }
 
-/** The centred card layout shared by the sign-in and waitlist pages. */
-export function AuthCardLayout({ children }: { children: React.ReactNode }) {
+/**
+ * The centred card layout shared by the sign-in and waitlist pages. The
+ * waitlist's success screen hides the top link: its own button is the only
+ * way out (seed §4).
+ */
+export function AuthCardLayout({ children, backLink = true }: { children: React.ReactNode; backLink?: boolean }) {
   return (
     <div className="min-h-screen bg-gradient-to-b from-navy-50 to-white px-4 py-8 sm:py-12">
       <div className="mx-auto w-full max-w-md">
-        <BackToHome />
+        {backLink ? (
+          <header>
+            <BackToHome />
+          </header>
+        ) : null}
         <main className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</main>
       </div>
     </div>

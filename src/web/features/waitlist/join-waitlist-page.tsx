@@ -63,7 +63,7 @@ export default function JoinWaitlistPage() {
 
   if (status === 'submitted') {
     return (
-      <AuthCardLayout>
+      <AuthCardLayout backLink={false}>
         <div className="flex flex-col items-center py-4 text-center">
           <span className="flex size-14 items-center justify-center rounded-full bg-accent-100 text-accent-700">
             <svg aria-hidden="true" viewBox="0 0 24 24" className="size-7" fill="none" stroke="currentColor" strokeWidth="2.5">

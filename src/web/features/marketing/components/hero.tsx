@@ -11,12 +11,12 @@ export function Hero() {
   return (
     <section aria-labelledby="hero-title" className="overflow-hidden bg-linear-to-b from-navy-50 via-white to-white">
       <div className="mx-auto grid max-w-6xl gap-14 px-4 pt-12 pb-16 sm:px-6 sm:pt-16 lg:grid-cols-[1.05fr_1fr] lg:items-center lg:gap-12 lg:pt-20 lg:pb-24">
-        <div>
+        <div className="relative z-10">
           <p className="inline-flex items-center gap-2 rounded-full border border-accent-100 bg-white px-3 py-1 text-sm font-medium text-accent-700">
             <span aria-hidden="true" className="size-2 rounded-full bg-accent-500" />
             DSCR loan tracking for mortgage brokers
           </p>
-          <h1 id="hero-title" className="mt-6 text-4xl font-bold tracking-tight text-balance text-navy-900 sm:text-5xl lg:text-[3.4rem] lg:leading-[1.08]">
+          <h1 id="hero-title" className="mt-6 text-4xl font-bold tracking-tight text-balance text-navy-900 sm:text-5xl lg:text-5xl lg:leading-[1.1] xl:text-[3.4rem] xl:leading-[1.08]">
             Every DSCR loan file, from first call to funding
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-relaxed text-slate-600">

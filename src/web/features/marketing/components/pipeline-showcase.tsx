@@ -57,33 +57,33 @@ export function PipelineShowcase() {
           single e-mail thread.
         </SectionHeading>
 
-        <div className="mt-12 hidden overflow-hidden rounded-2xl border border-slate-200 shadow-sm md:block">
+        <div className="mt-12 hidden overflow-hidden rounded-2xl border border-slate-200 shadow-sm lg:block">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Sample pipeline of open DSCR loan files</caption>
-            <thead className="bg-slate-50 text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase">
+            <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
               <tr>
-                <th scope="col" className="px-5 py-3.5">Borrower / property</th>
-                <th scope="col" className="px-5 py-3.5 text-right">Loan amount</th>
-                <th scope="col" className="px-5 py-3.5">Stage</th>
-                <th scope="col" className="w-44 px-5 py-3.5">Progress</th>
-                <th scope="col" className="px-5 py-3.5">Outstanding documents</th>
+                <th scope="col" className="py-3.5 pr-4 pl-5">Borrower / property</th>
+                <th scope="col" className="px-4 py-3.5 text-right whitespace-nowrap">Loan amount</th>
+                <th scope="col" className="px-4 py-3.5">Stage</th>
+                <th scope="col" className="w-40 px-4 py-3.5">Progress</th>
+                <th scope="col" className="px-4 py-3.5">Outstanding documents</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 bg-white">
               {pipeline.map((loan) => (
                 <tr key={loan.borrower}>
-                  <th scope="row" className="min-w-64 px-5 py-4 font-normal">
+                  <th scope="row" className="min-w-60 py-4 pr-4 pl-5 font-normal">
                     <span className="block font-semibold text-slate-900">{loan.borrower}</span>
                     <span className="block text-slate-600">{loan.property}</span>
                   </th>
-                  <td className="px-5 py-4 text-right font-medium text-slate-900 tabular-nums">{loan.amount}</td>
-                  <td className="px-5 py-4">
+                  <td className="px-4 py-4 text-right font-medium text-slate-900 tabular-nums">{loan.amount}</td>
+                  <td className="px-4 py-4">
                     <Stage loan={loan} />
                   </td>
-                  <td className="px-5 py-4">
+                  <td className="px-4 py-4">
                     <Progress value={loan.progress} />
                   </td>
-                  <td className="px-5 py-4">
+                  <td className="px-4 py-4">
                     <Outstanding items={loan.outstanding} />
                   </td>
                 </tr>
@@ -93,9 +93,9 @@ export function PipelineShowcase() {
         </div>
 
         {/* Small screens get the same sample files as cards. */}
-        <ul aria-label="Sample pipeline of open DSCR loan files" className="mt-10 space-y-4 md:hidden">
+        <ul aria-label="Sample pipeline of open DSCR loan files" className="mt-10 grid gap-4 sm:grid-cols-2 lg:hidden">
           {pipeline.map((loan) => (
-            <li key={loan.borrower} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+            <li key={loan.borrower} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
               <div className="flex items-start justify-between gap-3">
                 <div className="min-w-0">
                   <p className="font-semibold text-slate-900">{loan.borrower}</p>
@@ -109,7 +109,7 @@ export function PipelineShowcase() {
                   <Progress value={loan.progress} />
                 </div>
               </div>
-              <div className="mt-3 border-t border-slate-100 pt-3">
+              <div className="mt-3 flex-1 border-t border-slate-100 pt-3">
                 <p className="mb-1.5 text-xs font-semibold tracking-wide text-slate-600 uppercase">Outstanding documents</p>
                 <Outstanding items={loan.outstanding} />
               </div>

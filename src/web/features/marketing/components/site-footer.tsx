@@ -18,8 +18,11 @@ function useCurrentYear() {
 }
 
 export function SiteFooter() {
-  const { brandName, contactEmail, contactPhone, contactCity } = usePublicConfig();
+  const { brandName, contactEmail, contactPhone, contactPhoneHref, contactCity } = usePublicConfig();
   const year = useCurrentYear();
+  // The server derives the tel: URI; transforming contactPhone here would run on
+  // the prerender token instead of the configured number.
+  const tel = contactPhoneHref;
   const mail = (subject: string) => `mailto:${contactEmail}?subject=${encodeURIComponent(subject)}`;
   const columns = [
     {
@@ -42,7 +45,7 @@ export function SiteFooter() {
       title: 'Company',
       links: [
         { label: 'Contact', href: `mailto:${contactEmail}` },
-        { label: 'Call Us', href: `tel:${contactPhone.replace(/[^\d+]/g, '')}` },
+        { label: 'Call Us', href: tel },
       ],
     },
   ];
@@ -60,7 +63,7 @@ export function SiteFooter() {
               <MailIcon className="size-4 shrink-0 text-accent-400" />
               {contactEmail}
             </a>
-            <a href={`tel:${contactPhone.replace(/[^\d+]/g, '')}`} className={`flex items-center gap-2.5 ${link}`}>
+            <a href={tel} className={`flex items-center gap-2.5 ${link}`}>
               <PhoneIcon className="size-4 shrink-0 text-accent-400" />
               {contactPhone}
             </a>

@@ -66,33 +66,38 @@ export function SiteHeader() {
         >
           {open ? <CloseIcon /> : <MenuIcon />}
         </button>
-        {/* Overlays the page rather than pushing it down, so choosing an anchor lands where it should. */}
-        <div
-          id="mobile-menu"
-          data-testid="mobile-menu"
-          hidden={!open}
-          className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pt-2 pb-5 shadow-lg md:hidden"
-        >
-          <nav aria-label="Mobile">
-            <ul>
-              {sectionLinks.map((link) => (
-                <li key={link.id}>
-                  <a href={`#${link.id}`} className={menuLink} onClick={close}>
-                    {link.label}
-                  </a>
+        {/*
+          Rendered only while open, so the header never holds a second, hidden
+          copy of its links. Overlays the page rather than pushing it down, so
+          choosing an anchor lands where it should.
+        */}
+        {open ? (
+          <div
+            id="mobile-menu"
+            data-testid="mobile-menu"
+            className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pt-2 pb-5 shadow-lg md:hidden"
+          >
+            <nav aria-label="Mobile">
+              <ul>
+                {sectionLinks.map((link) => (
+                  <li key={link.id}>
+                    <a href={`#${link.id}`} className={menuLink} onClick={close}>
+                      {link.label}
+                    </a>
+                  </li>
+                ))}
+                <li>
+                  <Link to={paths.signIn} className={menuLink} onClick={close}>
+                    Sign In
+                  </Link>
                 </li>
-              ))}
-              <li>
-                <Link to={paths.signIn} className={menuLink} onClick={close}>
-                  Sign In
-                </Link>
-              </li>
-            </ul>
-          </nav>
-          <ButtonLink to={paths.joinWaitlist} variant="accent" size="lg" className="mt-3 w-full" onClick={close}>
-            Join Waitlist
-          </ButtonLink>
-        </div>
+              </ul>
+            </nav>
+            <ButtonLink to={paths.joinWaitlist} variant="accent" size="lg" className="mt-3 w-full" onClick={close}>
+              Join Waitlist
+            </ButtonLink>
+          </div>
+        ) : null}
       </div>
     </header>
   );
