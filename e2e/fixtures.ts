@@ -23,6 +23,12 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
         if (message.type() === 'error') record(message.text());
       });
       page.on('pageerror', (error) => record(`uncaught: ${error.message}`));
+      // A CSP violation that script swallowed still counts.
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
+        });
+      });
       await use({
         allow(pattern) {
           const entry = { pattern, seen: [] as string[] };

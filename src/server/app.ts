@@ -35,7 +35,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'reqId',
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Closing the server ends keep-alive connections instead of waiting on them.

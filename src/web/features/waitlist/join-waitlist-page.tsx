@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import '../../lib/zod-config';
 import { JoinWaitlistSchema, type JoinWaitlistInput } from '../../../shared/schemas/waitlist';
 import { toFieldIssues } from '../../../shared/schemas/validation';
 import { ApiError } from '../../lib/api-client';
