@@ -41,6 +41,13 @@ export default defineConfig({
     assetsInlineLimit: 0,
     // scripts/prerender.mjs reads it to preload each page's own chunk.
     manifest: true,
+    rollupOptions: {
+      onwarn(warning, warn) {
+        // zod's sources carry comments Rollup cannot place; harmless and not ours.
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+        warn(warning);
+      },
+    },
   },
   server: {
     proxy: { '/api': apiTarget, '/healthz': apiTarget, '/readyz': apiTarget },

@@ -82,10 +82,16 @@ test.describe('/ landing page', () => {
     await expect(page.getByText('Borrower', { exact: true }).first()).toBeVisible();
   });
 
-  test('has every section of the specification', async ({ page }) => {
+  test('has every section of the specification', async ({ page, isMobile }) => {
     await page.goto('/');
     const main = page.getByRole('main');
     const section = (name: RegExp) => main.locator('section').filter({ has: page.getByRole('heading', { level: 2, name }) });
+
+    // Pipeline showcase: a table on wide screens, cards on narrow ones, same sample loans.
+    const pipeline = section(/at a glance/i);
+    const visibleLoans = isMobile ? pipeline.getByRole('list').locator('> li') : pipeline.getByRole('table').locator('tbody tr');
+    expect(await visibleLoans.count()).toBeGreaterThanOrEqual(4);
+    await expect(pipeline).toContainText('Sample data for illustration.');
 
     await expect(section(/how it works/i).locator('ol > li')).toHaveCount(4);
     await expect(section(/why brokers love it/i).locator('li')).toHaveCount(4);

@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
-import { openDatabase } from './db/client';
+import { databaseTargetFor, openDatabase } from './db/client';
 import { countJobsByStatus, retryDeadJobs } from './platform/jobs/outbox';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -23,9 +22,7 @@ async function main(argv: string[]): Promise<number> {
   }
   loadDotEnv();
   const config = loadConfig();
-  const database = await openDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') },
-  );
+  const database = await openDatabase(databaseTargetFor(config));
   try {
     await database.migrate();
     if (command === 'migrate') console.log('Migrations applied.');

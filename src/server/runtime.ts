@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app';
 import type { Config } from './config';
-import { openDatabase, type Database } from './db/client';
+import { databaseTargetFor, openDatabase, type Database } from './db/client';
 import { MAIL_QUEUE, mailJobHandler } from './platform/mail/mail-jobs';
 import { createMailer, type Mailer } from './platform/mail/mailer';
 import { JobWorker, type JobWorkerOptions } from './platform/jobs/worker';
@@ -32,9 +31,7 @@ export async function createRuntime(
   overrides: { logger?: FastifyBaseLogger; mailer?: Mailer; worker?: Partial<Omit<JobWorkerOptions, 'db' | 'handlers' | 'logger'>>; distDir?: string } = {},
 ): Promise<Runtime> {
   const logger = overrides.logger ?? createLogger(config);
-  const database = await openDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') },
-  );
+  const database = await openDatabase(databaseTargetFor(config));
   try {
     await database.migrate();
   } catch (error) {

@@ -37,6 +37,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export const migrationsFolder = path.join(here, 'migrations');
 
+/** PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/db. */
+export function databaseTargetFor(config: { databaseUrl: string | undefined; dataDir: string }): DatabaseTarget {
+  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') };
+}
+
 const drizzleOptions = { schema, casing: 'snake_case' } as const;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
