@@ -11,9 +11,12 @@ const dataDir = process.env.E2E_DATA_DIR;
 export const E2E_PORT = 3100;
 /** A second, white-labelled server with a tight waitlist rate limit. */
 export const E2E_LIMITED_PORT = 3101;
+/** A third server whose first admin was invited from the CLI before it started. */
+export const E2E_ACCOUNTS_PORT = 3102;
+export const E2E_ADMIN_EMAIL = 'admin@coverly.test';
 
-const server = (port: number, name: string, env: Record<string, string>) => ({
-  command: 'node dist/server/main.js',
+const server = (port: number, name: string, env: Record<string, string>, command = 'node dist/server/main.js') => ({
+  command,
   url: `http://127.0.0.1:${port}/readyz`,
   reuseExistingServer: false,
   timeout: 60_000,
@@ -64,5 +67,7 @@ export default defineConfig({
       BRAND_NAME: 'Keystone Loans',
       CONTACT_EMAIL: 'hello@keystone.test',
     }),
+    // As the README says: invite the first admin from the command line, then start.
+    server(E2E_ACCOUNTS_PORT, 'accounts', {}, `node dist/server/cli.js invite-admin ${E2E_ADMIN_EMAIL} && node dist/server/main.js`),
   ],
 });

@@ -51,7 +51,7 @@ export async function expectNoAxeViolations(page: Page) {
 }
 
 /** The .eml files the server with `name` wrote to its mail drop, as text. */
-export async function readMailDrop(name: 'main' | 'limited'): Promise<string[]> {
+export async function readMailDrop(name: 'main' | 'limited' | 'accounts'): Promise<string[]> {
   const dir = path.join(process.env.E2E_DATA_DIR ?? '', name, 'mail');
   const files = await readdir(dir).catch(() => [] as string[]);
   return Promise.all(files.filter((f) => f.endsWith('.eml')).map((f) => readFile(path.join(dir, f), 'utf8')));

@@ -1,5 +1,5 @@
 // Bundles the server and the CLI into dist/server (dependencies stay in
-// node_modules) and copies the committed migrations next to them.
+// node_modules) and copies the files they read at run time next to them.
 import { cp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,4 +21,6 @@ await build({
   logLevel: 'warning',
 });
 await cp(path.join(root, 'src/server/db/migrations'), path.join(outdir, 'migrations'), { recursive: true });
-console.log('built dist/server (main.js, cli.js, migrations/)');
+// The password policy reads its blocklist from next to the bundle (src/server/auth/password-policy.ts).
+await cp(path.join(root, 'src/server/auth/common-passwords.txt'), path.join(outdir, 'common-passwords.txt'));
+console.log('built dist/server (main.js, cli.js, migrations/, common-passwords.txt)');

@@ -6,7 +6,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AppError } from '../shared/errors';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { registerAccessLayer } from './access/access';
+import { createAuth } from './auth/auth';
+import { authRoutes } from './auth/auth.routes';
 import { healthRoutes } from './health/health.routes';
+import { invitationRoutes } from './invitations/invitations.routes';
+import { meRoutes } from './me/me.routes';
 import { PROBLEM_CONTENT_TYPE, registerProblemHandlers, apiNotFoundProblem } from './platform/http/problem';
 import { registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
 import { registerStaticSite } from './platform/site/static-site';
@@ -59,7 +64,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  if (!config.authSecret) throw new Error('buildApp needs config.authSecret (createRuntime resolves one)');
+  const auth = createAuth({ db: database.db, secret: config.authSecret, publicUrl: config.publicUrl });
+  registerAccessLayer(app, { auth, db: database.db });
+
   await app.register(healthRoutes, { ping: database.ping });
+  await app.register(authRoutes, { auth });
+  await app.register(meRoutes);
+  await app.register(invitationRoutes, {
+    db: database.db,
+    auth,
+    publicUrl: config.publicUrl,
+    brandName: config.publicConfig.brandName,
+    onJobsEnqueued: deps.onJobsEnqueued ?? (() => {}),
+  });
   await app.register(waitlistRoutes, {
     db: database.db,
     notifyEmail: config.notifyEmail,

@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   CONTACT_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an e-mail address' }).default(defaults.contactEmail)),
   CONTACT_PHONE: z.preprocess(emptyToUndefined, z.string().trim().max(40).default(defaults.contactPhone)),
   CONTACT_CITY: z.preprocess(emptyToUndefined, z.string().trim().max(80).default(defaults.contactCity)),
+  AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, { error: 'must be at least 32 characters' }).optional()),
   TRUST_PROXY: booleanFlag(false),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   WAITLIST_RATE_LIMIT: intInRange(1, 100_000, 10),
@@ -50,6 +51,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   notifyEmail: string;
+  /** Signs session cookies; when unset, one is generated once into DATA_DIR/keys. */
+  authSecret: string | undefined;
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
   waitlistRateLimit: { max: number; windowMs: number };
@@ -81,6 +84,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     notifyEmail: env.NOTIFY_EMAIL,
+    authSecret: env.AUTH_SECRET,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     waitlistRateLimit: { max: env.WAITLIST_RATE_LIMIT, windowMs: env.WAITLIST_RATE_WINDOW_SECONDS * 1000 },

@@ -1,8 +1,12 @@
+import { mkdir } from 'node:fs/promises';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app';
+import { loadCommonPasswords } from './auth/password-policy';
+import { resolveAuthSecret } from './auth/secret';
 import type { Config } from './config';
 import { databaseTargetFor, openDatabase, type Database } from './db/client';
+import { lockEmbeddedDatabase } from './db/embedded-lock';
 import { MAIL_QUEUE, mailJobHandler } from './platform/mail/mail-jobs';
 import { createMailer, type Mailer } from './platform/mail/mailer';
 import { JobWorker, type JobWorkerOptions } from './platform/jobs/worker';
@@ -31,11 +35,24 @@ export async function createRuntime(
   overrides: { logger?: FastifyBaseLogger; mailer?: Mailer; worker?: Partial<Omit<JobWorkerOptions, 'db' | 'handlers' | 'logger'>>; distDir?: string } = {},
 ): Promise<Runtime> {
   const logger = overrides.logger ?? createLogger(config);
-  const database = await openDatabase(databaseTargetFor(config));
+  config = { ...config, authSecret: await resolveAuthSecret(config, logger) };
+  // A missing password blocklist fails the start, not somebody's sign-up later.
+  loadCommonPasswords();
+  const target = databaseTargetFor(config);
+  await mkdir(config.dataDir, { recursive: true });
+  const unlock = target.kind === 'pglite' ? lockEmbeddedDatabase(config.dataDir) : () => {};
+  let database: Database;
+  try {
+    database = await openDatabase(target);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   try {
     await database.migrate();
   } catch (error) {
     await database.close();
+    unlock();
     throw error;
   }
   const mailer = overrides.mailer ?? createMailer(config, logger);
@@ -49,6 +66,7 @@ export async function createRuntime(
       await worker.stop();
       mailer.close();
       await database.close();
+      unlock();
     })());
   return { app, database, mailer, worker, logger, stop };
 }

@@ -6,6 +6,8 @@
 export const AppErrorCode = {
   ValidationFailed: 'validation_failed',
   BadRequest: 'bad_request',
+  Unauthenticated: 'unauthenticated',
+  Gone: 'gone',
   NotFound: 'not_found',
   Forbidden: 'forbidden',
   PayloadTooLarge: 'payload_too_large',
@@ -19,8 +21,10 @@ export type AppErrorCode = (typeof AppErrorCode)[keyof typeof AppErrorCode];
 export const appErrorStatus: Record<AppErrorCode, number> = {
   validation_failed: 400,
   bad_request: 400,
+  unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -31,8 +35,10 @@ export const appErrorStatus: Record<AppErrorCode, number> = {
 export const appErrorTitle: Record<AppErrorCode, string> = {
   validation_failed: 'Your request has invalid fields',
   bad_request: 'Bad request',
+  unauthenticated: 'Not signed in',
   forbidden: 'Forbidden',
   not_found: 'Not found',
+  gone: 'No longer available',
   payload_too_large: 'Request body too large',
   unsupported_media_type: 'Unsupported content type',
   rate_limited: 'Too many requests',

@@ -13,7 +13,7 @@ export async function waitlistRoutes(app: FastifyInstance, options: WaitlistRout
     '/api/waitlist',
     {
       bodyLimit: 16 * 1024,
-      config: { rateLimit: { max: options.rateLimit.max, timeWindow: options.rateLimit.windowMs } },
+      config: { access: 'public', rateLimit: { max: options.rateLimit.max, timeWindow: options.rateLimit.windowMs } },
     },
     async (request, reply) => {
       const input = parseInput(JoinWaitlistSchema, request.body);

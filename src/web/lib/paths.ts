@@ -3,6 +3,8 @@ export const paths = {
   home: '/',
   signIn: '/signin',
   joinWaitlist: '/join-waitlist',
+  invite: '/invite',
+  app: '/app',
   section: (id: 'features' | 'how-it-works' | 'pricing') => `/#${id}`,
 } as const;
 

@@ -1,2 +1,4 @@
 export * from './waitlist';
 export * from './jobs';
+export * from './auth';
+export * from './accounts';

@@ -14,6 +14,9 @@ const PRERENDERED_ROUTES: Record<string, string> = {
   '/join-waitlist': 'joinWaitlist',
 };
 
+/** Pages rendered in the browser only, from the bare shell. */
+const CLIENT_ROUTES = ['/invite', '/app', '/app/*'];
+
 /**
  * Fills the prerender tokens with the configured, HTML-escaped values, and the
  * config <meta> tag with the JSON the client reads on start.
@@ -84,6 +87,8 @@ export async function registerStaticSite(app: FastifyInstance, { distDir, public
   for (const [url, name] of Object.entries(PRERENDERED_ROUTES)) {
     app.get(url, (request, reply) => sendPage(request, reply, name));
   }
+  // Client-rendered pages: the invitation page and the signed-in app.
+  for (const url of CLIENT_ROUTES) app.get(url, (request, reply) => sendPage(request, reply, 'shell'));
 
   await app.register(fastifyStatic, {
     root: webDir,

@@ -1,17 +1,47 @@
-import { Link } from 'react-router';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { LogoMark } from '../../ui/logo';
+import { Spinner } from '../../ui/spinner';
+import { useToast } from '../../ui/toast';
+import { signIn } from './api/sign-in';
 import { AuthCardLayout } from './back-to-home';
 
-/**
- * Sign In, as the seed specifies it. Accounts arrive with the next issue;
- * until then the browser's own checks (required, email type) are all it does.
- */
+/** One message whether the address is unknown or the password wrong: nobody learns who has an account. */
+const WRONG_CREDENTIALS = 'The e-mail or password is incorrect.';
+
 export default function SignInPage() {
   usePageTitle('signIn');
+  const navigate = useNavigate();
+  const toast = useToast();
+  const notice = (useLocation().state as { notice?: string } | null)?.notice;
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    const form = new FormData(event.currentTarget);
+    setSubmitting(true);
+    setError(null);
+    try {
+      await signIn({ email: String(form.get('email')), password: String(form.get('password')) });
+      navigate(paths.app);
+    } catch (caught) {
+      setSubmitting(false);
+      if (caught instanceof ApiError && (caught.status === 401 || caught.status === 400)) setError(WRONG_CREDENTIALS);
+      else if (caught instanceof ApiError && caught.status === 429) setError('Too many attempts. Wait a minute, then try again.');
+      else {
+        console.error('Sign-in failed:', caught);
+        toast({ title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
+      }
+    }
+  }
+
   return (
     <AuthCardLayout>
       <div className="flex flex-col items-center text-center">
@@ -19,15 +49,26 @@ export default function SignInPage() {
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Sign In</h1>
         <p className="mt-1 text-sm text-slate-600">Welcome back. Sign in to your loan files.</p>
       </div>
-      <form className="mt-8 space-y-5" onSubmit={(event) => event.preventDefault()} aria-label="Sign In">
+      {notice ? (
+        <p role="status" className="mt-6 rounded-lg border border-navy-200 bg-navy-50 px-4 py-3 text-sm text-navy-900">
+          {notice}
+        </p>
+      ) : null}
+      <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Sign In" aria-busy={submitting}>
         <TextField label="Email" name="email" type="email" autoComplete="email" required placeholder="you@example.com" />
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+        {error ? (
+          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+            {error}
+          </p>
+        ) : null}
         <div className="flex justify-end">
           <a href="#forgot-password" className="text-sm font-medium text-navy-700 hover:text-navy-900 hover:underline">
             Forgot your password?
           </a>
         </div>
-        <Button type="submit" size="lg" className="w-full">
+        <Button type="submit" size="lg" className="w-full" disabled={submitting}>
+          {submitting ? <Spinner /> : null}
           Sign In
         </Button>
       </form>

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { AcceptInvitationSchema, LookupInvitationSchema, type AcceptInvitationResult } from '../../shared/schemas/invitations';
+import { parseInput } from '../platform/http/problem';
+import { acceptInvitation, lookupInvitation, type InvitationDeps } from './invitations.service';
+
+// Tokens travel in request bodies, never in URLs, so they stay out of logs.
+const limited = { max: 20, timeWindow: 10 * 60_000 };
+
+export async function invitationRoutes(app: FastifyInstance, deps: InvitationDeps & { onJobsEnqueued: () => void }) {
+  app.post('/api/invitations/lookup', { bodyLimit: 4096, config: { access: 'public', rateLimit: limited } }, async (request) => {
+    const { token } = parseInput(LookupInvitationSchema, request.body);
+    return lookupInvitation(deps, token);
+  });
+
+  app.post('/api/invitations/accept', { bodyLimit: 4096, config: { access: 'public', rateLimit: limited } }, async (request, reply) => {
+    const input = parseInput(AcceptInvitationSchema, request.body);
+    const { redirectTo, signIn } = await acceptInvitation(deps, input);
+    request.log.info({ invitation: 'accepted' }, 'invitation accepted');
+    const cookies = signIn.headers.getSetCookie();
+    if (cookies.length > 0) void reply.header('set-cookie', cookies);
+    const result: AcceptInvitationResult = { redirectTo };
+    return reply.status(200).send(result);
+  });
+}

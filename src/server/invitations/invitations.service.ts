@@ -1,0 +1,88 @@
+import { AppError } from '../../shared/errors';
+import type { AcceptInvitation, InvitationSummary } from '../../shared/schemas/invitations';
+import { createCredentialUser, type Auth } from '../auth/auth';
+import { checkPassword } from '../auth/password-policy';
+import type { Db } from '../db/client';
+import type { Invitation, InvitationRole } from '../db/schema';
+import { enqueueMail } from '../platform/mail/mail-jobs';
+import { invitationMail } from './invitations.mail';
+import { claimInvitation, findInvitationByTokenHash, findUserByEmail, grantPlatformAdmin, insertInvitation } from './invitations.queries';
+import { hashInvitationToken, INVITATION_TTL_MS, newInvitationToken } from './invitations.tokens';
+
+export interface InvitationDeps {
+  db: Db;
+  auth: Auth;
+  publicUrl: string;
+  brandName: string;
+}
+
+/** The link a person opens; the token travels in the fragment, so it never reaches a server log. */
+export const invitationLink = (publicUrl: string, token: string) => `${publicUrl}/invite#${token}`;
+
+/** Stores the invitation (only the token's hash) and queues its e-mail in one transaction. */
+export async function createInvitation(
+  deps: Omit<InvitationDeps, 'auth'>,
+  input: { email: string; role: InvitationRole; invitedBy: string | null; now?: Date },
+): Promise<{ invitation: Invitation; link: string }> {
+  const token = newInvitationToken();
+  const link = invitationLink(deps.publicUrl, token);
+  const expiresAt = new Date((input.now ?? new Date()).getTime() + INVITATION_TTL_MS);
+  const invitation = await deps.db.transaction(async (tx) => {
+    const row = await insertInvitation(tx, { email: input.email.trim(), role: input.role, tokenHash: hashInvitationToken(token), invitedBy: input.invitedBy, expiresAt });
+    await enqueueMail(tx, invitationMail({ email: row.email, role: row.role, link, expiresAt }, deps));
+    return row;
+  });
+  return { invitation, link };
+}
+
+/** The invitation a token opens, or the reason it cannot be used. */
+async function usableInvitation(db: Db, token: string): Promise<Invitation> {
+  const found = await findInvitationByTokenHash(db, hashInvitationToken(token));
+  if (!found) throw new AppError('not_found', 'This invitation link is not valid');
+  if (found.acceptedAt) throw new AppError('gone', 'This invitation has already been used');
+  if (found.expiresAt.getTime() <= Date.now()) throw new AppError('gone', 'This invitation has expired; ask for a new one');
+  return found;
+}
+
+export async function lookupInvitation(deps: Pick<InvitationDeps, 'db'>, token: string): Promise<InvitationSummary> {
+  const found = await usableInvitation(deps.db, token);
+  return { email: found.email, role: found.role, expiresAt: found.expiresAt.toISOString(), hasAccount: Boolean(await findUserByEmail(deps.db, found.email)) };
+}
+
+const ROLE_HOME: Record<InvitationRole, string> = { platform_admin: '/app' };
+
+/**
+ * Accepts an invitation: creates the account (or checks the existing one's
+ * password), grants exactly the invited role, and signs the person in.
+ * Returns better-auth's sign-in response, whose cookies the route forwards.
+ */
+export async function acceptInvitation(deps: InvitationDeps, input: AcceptInvitation): Promise<{ redirectTo: string; signIn: Response }> {
+  const found = await usableInvitation(deps.db, input.token);
+  const existing = await findUserByEmail(deps.db, found.email);
+  const signIn = () => deps.auth.api.signInEmail({ body: { email: found.email, password: input.password }, asResponse: true });
+
+  let userId: string;
+  let response: Response | null = null;
+  if (existing) {
+    response = await signIn();
+    if (!response.ok) throw new AppError('validation_failed', 'That is not the password of this account', [{ field: 'password', message: 'That is not the password of this account' }]);
+    userId = existing.id;
+  } else {
+    if (!input.name) throw new AppError('validation_failed', 'Invalid fields: name', [{ field: 'name', message: 'Enter your name' }]);
+    const verdict = checkPassword(input.password, { email: found.email, name: input.name, brandName: deps.brandName });
+    if (!verdict.ok) throw new AppError('validation_failed', `Invalid fields: password`, [{ field: 'password', message: verdict.message }]);
+    userId = (await createCredentialUser(deps.auth, { email: found.email, name: input.name, password: input.password })).id;
+  }
+
+  // Claiming and granting are one step: a used or expired invitation grants nothing.
+  const claimed = await deps.db.transaction(async (tx) => {
+    const row = await claimInvitation(tx, found.id, userId);
+    if (row?.role === 'platform_admin') await grantPlatformAdmin(tx, userId);
+    return row;
+  });
+  if (!claimed) throw new AppError('gone', 'This invitation has already been used');
+
+  response ??= await signIn();
+  if (!response.ok) throw new Error(`Signing in after accepting an invitation failed with ${response.status}`);
+  return { redirectTo: ROLE_HOME[claimed.role], signIn: response };
+}

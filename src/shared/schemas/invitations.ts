@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { PasswordSchema } from './password';
+
+/** Invitation tokens are 32 random bytes, base64url: 43 characters. */
+const InvitationToken = z
+  .string({ error: 'The invitation token is missing' })
+  .regex(/^[A-Za-z0-9_-]{43}$/, { error: 'This invitation link is not valid' });
+
+export const LookupInvitationSchema = z.strictObject({ token: InvitationToken });
+
+export const InvitationSummarySchema = z.object({
+  email: z.string(),
+  role: z.enum(['platform_admin']),
+  expiresAt: z.string(),
+  /** The address already has an account: accepting asks for its password instead of a new one. */
+  hasAccount: z.boolean(),
+});
+export type InvitationSummary = z.infer<typeof InvitationSummarySchema>;
+
+export const AcceptInvitationSchema = z.strictObject({
+  token: InvitationToken,
+  /** Required for a new account; ignored when the address already has one. */
+  name: z.string().trim().min(1, { error: 'Enter your name' }).max(120, { error: 'Use at most 120 characters' }).optional(),
+  password: PasswordSchema,
+});
+export type AcceptInvitation = z.infer<typeof AcceptInvitationSchema>;
+
+export const AcceptInvitationResultSchema = z.object({ redirectTo: z.string() });
+export type AcceptInvitationResult = z.infer<typeof AcceptInvitationResultSchema>;
+
+export const InviteAdminSchema = z.object({ email: z.email({ error: 'Enter a valid email address' }).max(254) });
