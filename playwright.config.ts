@@ -14,6 +14,10 @@ export const E2E_LIMITED_PORT = 3101;
 /** A third server whose first admin was invited from the CLI before it started. */
 export const E2E_ACCOUNTS_PORT = 3102;
 export const E2E_ADMIN_EMAIL = 'admin@coverly.test';
+/** A second admin, whose password the reset test changes. */
+export const E2E_RESET_EMAIL = 'reset@coverly.test';
+/** A third admin, who runs the waitlist console test. */
+export const E2E_CONSOLE_EMAIL = 'console@coverly.test';
 
 const server = (port: number, name: string, env: Record<string, string>, command = 'node dist/server/main.js') => ({
   command,
@@ -68,6 +72,11 @@ export default defineConfig({
       CONTACT_EMAIL: 'hello@keystone.test',
     }),
     // As the README says: invite the first admin from the command line, then start.
-    server(E2E_ACCOUNTS_PORT, 'accounts', {}, `node dist/server/cli.js invite-admin ${E2E_ADMIN_EMAIL} && node dist/server/main.js`),
+    server(
+      E2E_ACCOUNTS_PORT,
+      'accounts',
+      {},
+      [E2E_ADMIN_EMAIL, E2E_RESET_EMAIL, E2E_CONSOLE_EMAIL].map((email) => `node dist/server/cli.js invite-admin ${email}`).join(' && ') + ' && node dist/server/main.js',
+    ),
   ],
 });

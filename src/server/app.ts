@@ -7,8 +7,10 @@ import { AppError } from '../shared/errors';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAccessLayer } from './access/access';
+import { adminRoutes } from './admin/admin.routes';
 import { createAuth } from './auth/auth';
 import { authRoutes } from './auth/auth.routes';
+import type { ThrottlePolicy } from './auth/throttle';
 import { healthRoutes } from './health/health.routes';
 import { invitationRoutes } from './invitations/invitations.routes';
 import { meRoutes } from './me/me.routes';
@@ -24,6 +26,8 @@ export interface AppDeps {
   onJobsEnqueued?: () => void;
   /** The process logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
+  /** Sign-in throttle; tests shorten its delays. */
+  signInThrottle?: ThrottlePolicy;
   /** Folder with the built web app (`web/` and `pages/`); defaults to the repository's `dist/`. */
   distDir?: string;
 }
@@ -65,15 +69,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   if (!config.authSecret) throw new Error('buildApp needs config.authSecret (createRuntime resolves one)');
-  const auth = createAuth({ db: database.db, secret: config.authSecret, publicUrl: config.publicUrl });
+  const auth = createAuth({
+    db: database.db,
+    secret: config.authSecret,
+    publicUrl: config.publicUrl,
+    brandName: config.publicConfig.brandName,
+    onJobsEnqueued: deps.onJobsEnqueued,
+  });
   registerAccessLayer(app, { auth, db: database.db });
 
   await app.register(healthRoutes, { ping: database.ping });
-  await app.register(authRoutes, { auth });
+  await app.register(authRoutes, { auth, db: database.db, brandName: config.publicConfig.brandName, ...(deps.signInThrottle ? { signInThrottle: deps.signInThrottle } : {}) });
   await app.register(meRoutes);
   await app.register(invitationRoutes, {
     db: database.db,
     auth,
+    publicUrl: config.publicUrl,
+    brandName: config.publicConfig.brandName,
+    onJobsEnqueued: deps.onJobsEnqueued ?? (() => {}),
+  });
+  await app.register(adminRoutes, {
+    db: database.db,
     publicUrl: config.publicUrl,
     brandName: config.publicConfig.brandName,
     onJobsEnqueued: deps.onJobsEnqueued ?? (() => {}),

@@ -67,13 +67,16 @@ export class AppError extends Error {
   readonly code: AppErrorCode;
   readonly status: number;
   readonly errors: FieldIssue[] | undefined;
+  /** For 429 and 503: when to try again (sent as Retry-After). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: AppErrorCode, detail?: string, errors?: FieldIssue[]) {
+  constructor(code: AppErrorCode, detail?: string, errors?: FieldIssue[], options: { retryAfterSeconds?: number } = {}) {
     super(detail ?? appErrorTitle[code]);
     this.name = 'AppError';
     this.code = code;
     this.status = appErrorStatus[code];
     this.errors = errors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -22,7 +22,16 @@ const app = (
 // <head> already preloads it); the bare shell for client-only routes renders
 // from scratch.
 if (container.hasChildNodes()) {
-  void preloadPage(window.location.pathname).then(() => hydrateRoot(container, app));
+  const prerenderedPath = window.location.pathname;
+  void preloadPage(prerenderedPath).then(() => {
+    if (window.location.pathname === prerenderedPath) {
+      hydrateRoot(container, app);
+    } else {
+      // The address changed while the chunk loaded: the HTML is for another page.
+      container.replaceChildren();
+      createRoot(container).render(app);
+    }
+  });
 } else {
   createRoot(container).render(app);
 }

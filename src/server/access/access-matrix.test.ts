@@ -46,7 +46,7 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
     database = await createTestDatabase(backend);
     app = await buildApp({ config, database, distDir: '/nonexistent' });
     // A second handle on the same accounts, as the invitation flow would create them.
-    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl });
+    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
     await createCredentialUser(auth, { email: 'member@matrix.test', name: 'Member', password: PASSWORD });
     const admin = await createCredentialUser(auth, { email: 'admin@matrix.test', name: 'Admin', password: PASSWORD });
     await grantPlatformAdmin(database.db, admin.id);
@@ -68,8 +68,13 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
     const api = app.routeAccessTable.filter((r) => r.url.startsWith('/api'));
     expect(api.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
       [
+        'GET /api/admin/jobs',
+        'GET /api/admin/waitlist',
+        'GET /api/admin/waitlist.csv',
         'GET /api/auth/*',
         'GET /api/me',
+        'POST /api/admin/jobs/:id/retry',
+        'POST /api/admin/waitlist/:id/invite',
         'POST /api/auth/*',
         'POST /api/invitations/accept',
         'POST /api/invitations/lookup',
@@ -115,7 +120,7 @@ describe('the access layer at start-up', () => {
     const database = await createTestDatabase('pglite');
     const app = Fastify();
     const config = testConfig();
-    registerAccessLayer(app, { auth: createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl }), db: database.db });
+    registerAccessLayer(app, { auth: createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' }), db: database.db });
     expect(() => app.get('/api/forgotten', async () => ({}))).toThrow('Route GET /api/forgotten must declare config.access');
     await app.close();
     await database.destroy();

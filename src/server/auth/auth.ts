@@ -3,6 +3,8 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import type { Db } from '../db/client';
 import { authSchema } from '../db/schema';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/schemas/password';
+import { enqueueMail } from '../platform/mail/mail-jobs';
+import { passwordResetMail } from './auth.mail';
 
 export const AUTH_BASE_PATH = '/api/auth';
 export const SESSION_COOKIE_PREFIX = 'coverly';
@@ -11,14 +13,21 @@ export interface AuthOptions {
   db: Db;
   secret: string;
   publicUrl: string;
+  brandName: string;
+  /** Called after a mail was queued, so the worker sends it at once. */
+  onJobsEnqueued?: () => void;
 }
+
+/** Reset links carry the token in the fragment: it never reaches a server log. */
+export const passwordResetLink = (publicUrl: string, token: string) => `${publicUrl}/reset-password#${token}`;
+export const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
 
 /**
  * The auth library (better-auth) over our database. Accounts come by
  * invitation only, so its public sign-up is off; invitations create accounts
  * through `createCredentialUser` below.
  */
-export function createAuth({ db, secret, publicUrl }: AuthOptions) {
+export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued }: AuthOptions) {
   const https = publicUrl.startsWith('https://');
   return betterAuth({
     appName: 'Coverly',
@@ -32,7 +41,18 @@ export function createAuth({ db, secret, publicUrl }: AuthOptions) {
       disableSignUp: true,
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
+      resetPasswordTokenExpiresIn: PASSWORD_RESET_TTL_SECONDS,
+      // A reset ends every session of the account, wherever it was signed in.
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user, token }) {
+        await enqueueMail(db, passwordResetMail({ email: user.email, name: user.name, link: passwordResetLink(publicUrl, token) }, { brandName }));
+        onJobsEnqueued?.();
+      },
     },
+    // Reset tokens (and every other verification value) are stored hashed only.
+    verification: { storeIdentifier: 'hashed' },
+    // Our own throttle (src/server/auth/throttle.ts) guards sign-in and resets, shared across instances.
+    rateLimit: { enabled: false },
     session: {
       // Sliding expiry: a session used within a day of its start is extended by a week.
       expiresIn: 60 * 60 * 24 * 7,
@@ -61,4 +81,12 @@ export async function createCredentialUser(auth: Auth, input: { email: string; n
   if (!created) throw new Error('better-auth did not create the user');
   await context.internalAdapter.linkAccount({ userId: created.id, providerId: 'credential', accountId: created.id, password: hash });
   return created;
+}
+
+/** The account a password-reset token belongs to, while the token is valid. */
+export async function userForResetToken(auth: Auth, token: string) {
+  const context = await auth.$context;
+  const verification = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
+  if (!verification || verification.expiresAt < new Date()) return null;
+  return context.internalAdapter.findUserById(verification.value);
 }

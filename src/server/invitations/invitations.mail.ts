@@ -4,6 +4,7 @@ import type { MailMessage } from '../platform/mail/mailer';
 
 const ROLE_TEXT: Record<InvitationRole, string> = {
   platform_admin: 'a platform admin, with access to the waitlist and the teams on',
+  broker: 'a mortgage broker, one of the first on',
 };
 
 export function invitationMail(

@@ -19,19 +19,34 @@ export interface InvitationDeps {
 /** The link a person opens; the token travels in the fragment, so it never reaches a server log. */
 export const invitationLink = (publicUrl: string, token: string) => `${publicUrl}/invite#${token}`;
 
+export interface NewInvitation {
+  email: string;
+  role: InvitationRole;
+  invitedBy: string | null;
+  now?: Date;
+}
+
 /** Stores the invitation (only the token's hash) and queues its e-mail in one transaction. */
-export async function createInvitation(
-  deps: Omit<InvitationDeps, 'auth'>,
-  input: { email: string; role: InvitationRole; invitedBy: string | null; now?: Date },
+export async function createInvitation(deps: Omit<InvitationDeps, 'auth'>, input: NewInvitation): Promise<{ invitation: Invitation; link: string }> {
+  return deps.db.transaction((tx) => createInvitationIn(tx, deps, input));
+}
+
+/**
+ * The same, inside the caller's transaction `tx`, for an action that must
+ * commit together with its invitation (inviting a waitlist entry marks it).
+ * It opens no transaction of its own: PGlite has one connection, so a second
+ * top-level transaction would wait forever on the first.
+ */
+export async function createInvitationIn(
+  tx: Db,
+  deps: Pick<InvitationDeps, 'publicUrl' | 'brandName'>,
+  input: NewInvitation,
 ): Promise<{ invitation: Invitation; link: string }> {
   const token = newInvitationToken();
   const link = invitationLink(deps.publicUrl, token);
   const expiresAt = new Date((input.now ?? new Date()).getTime() + INVITATION_TTL_MS);
-  const invitation = await deps.db.transaction(async (tx) => {
-    const row = await insertInvitation(tx, { email: input.email.trim(), role: input.role, tokenHash: hashInvitationToken(token), invitedBy: input.invitedBy, expiresAt });
-    await enqueueMail(tx, invitationMail({ email: row.email, role: row.role, link, expiresAt }, deps));
-    return row;
-  });
+  const invitation = await insertInvitation(tx, { email: input.email.trim(), role: input.role, tokenHash: hashInvitationToken(token), invitedBy: input.invitedBy, expiresAt });
+  await enqueueMail(tx, invitationMail({ email: invitation.email, role: invitation.role, link, expiresAt }, deps));
   return { invitation, link };
 }
 
@@ -49,7 +64,11 @@ export async function lookupInvitation(deps: Pick<InvitationDeps, 'db'>, token: 
   return { email: found.email, role: found.role, expiresAt: found.expiresAt.toISOString(), hasAccount: Boolean(await findUserByEmail(deps.db, found.email)) };
 }
 
-const ROLE_HOME: Record<InvitationRole, string> = { platform_admin: '/app' };
+/**
+ * Where each role lands after accepting. A broker invitation only creates the
+ * account for now; creating the broker's team on acceptance comes with teams.
+ */
+const ROLE_HOME: Record<InvitationRole, string> = { platform_admin: '/app', broker: '/app' };
 
 /**
  * Accepts an invitation: creates the account (or checks the existing one's

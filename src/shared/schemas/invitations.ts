@@ -10,7 +10,7 @@ export const LookupInvitationSchema = z.strictObject({ token: InvitationToken })
 
 export const InvitationSummarySchema = z.object({
   email: z.string(),
-  role: z.enum(['platform_admin']),
+  role: z.enum(['platform_admin', 'broker']),
   expiresAt: z.string(),
   /** The address already has an account: accepting asks for its password instead of a new one. */
   hasAccount: z.boolean(),

@@ -11,6 +11,8 @@ const pages = [
   { path: '/', Page: lazyPage(() => import('../features/marketing/landing-page')) },
   { path: '/signin', Page: lazyPage(() => import('../features/auth/signin-page')) },
   { path: '/join-waitlist', Page: lazyPage(() => import('../features/waitlist/join-waitlist-page')) },
+  { path: '/forgot-password', Page: lazyPage(() => import('../features/auth/forgot-password-page')) },
+  { path: '/reset-password', Page: lazyPage(() => import('../features/auth/reset-password-page')) },
   { path: '/invite', Page: lazyPage(() => import('../features/invitations/accept-invitation-page')) },
   { path: '/app/*', Page: lazyPage(() => import('../features/app-shell/app-shell-page')) },
 ];

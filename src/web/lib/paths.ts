@@ -4,7 +4,10 @@ export const paths = {
   signIn: '/signin',
   joinWaitlist: '/join-waitlist',
   invite: '/invite',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   app: '/app',
+  adminWaitlist: '/app/admin/waitlist',
   section: (id: 'features' | 'how-it-works' | 'pricing') => `/#${id}`,
 } as const;
 

@@ -10,7 +10,7 @@ export const platformAdmin = pgTable('platform_admin', {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
-export const INVITATION_ROLES = ['platform_admin'] as const;
+export const INVITATION_ROLES = ['platform_admin', 'broker'] as const;
 export type InvitationRole = (typeof INVITATION_ROLES)[number];
 
 /**
@@ -30,7 +30,7 @@ export const invitation = pgTable(
     acceptedBy: text().references(() => user.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('invitation_email_idx').on(sql`lower(${t.email})`), check('invitation_role_check', sql`${t.role} in ('platform_admin')`)],
+  (t) => [index('invitation_email_idx').on(sql`lower(${t.email})`), check('invitation_role_check', sql`${t.role} in ('platform_admin', 'broker')`)],
 );
 
 export type Invitation = typeof invitation.$inferSelect;

@@ -2,3 +2,4 @@ export * from './waitlist';
 export * from './jobs';
 export * from './auth';
 export * from './accounts';
+export * from './throttle';

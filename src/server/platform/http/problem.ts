@@ -52,6 +52,7 @@ export function registerProblemHandlers(app: FastifyInstance) {
     const problem = toProblem(error, request.url.split('?')[0] ?? request.url);
     if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ status: problem.status, code: problem.code, detail: problem.detail }, 'request refused');
+    if (error instanceof AppError && error.retryAfterSeconds) void reply.header('retry-after', String(error.retryAfterSeconds));
     return reply.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
   });
 }

@@ -15,7 +15,7 @@ const PRERENDERED_ROUTES: Record<string, string> = {
 };
 
 /** Pages rendered in the browser only, from the bare shell. */
-const CLIENT_ROUTES = ['/invite', '/app', '/app/*'];
+const CLIENT_ROUTES = ['/forgot-password', '/reset-password', '/invite', '/app', '/app/*'];
 
 /**
  * Fills the prerender tokens with the configured, HTML-escaped values, and the

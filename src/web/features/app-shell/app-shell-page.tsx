@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { NavLink, Route, Routes, useNavigate } from 'react-router';
 import { SESSION_CHECK_INTERVAL_MS } from '../../../shared/constants';
 import type { Me } from '../../../shared/schemas/me';
 import { ApiError } from '../../lib/api-client';
@@ -11,11 +11,20 @@ import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
 import { signOut } from '../auth/api/sign-out';
 import { getMe } from './api/get-me';
+import { AppNotFound } from './app-not-found';
+import { PipelinePage } from './pipeline-page';
+
+// Only platform admins need the console: its code stays out of everyone else's download.
+const AdminWaitlistPage = lazy(() => import('../admin/admin-waitlist-page'));
+
+const navLinkClasses = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-2 py-2 text-sm font-semibold sm:px-3 ${isActive ? 'bg-navy-50 text-navy-900' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'}`;
 
 const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
 /**
- * The signed-in app at /app: who is signed in, the navigation, sign-out. It
+ * The signed-in app at /app/*: who is signed in, the navigation, sign-out, and
+ * the page at the address (admin pages for platform admins only). It
  * checks the session every 30 seconds (seed §9); each check also lets the
  * server slide the session's expiry, and an ended session goes to /signin.
  */
@@ -28,7 +37,6 @@ export default function AppShellPage() {
   const toSignIn = useCallback((notice?: string) => navigate(paths.signIn, { replace: true, state: notice ? { notice } : null }), [navigate]);
 
   useEffect(() => {
-    document.title = `Pipeline — ${brandName}`;
     let stopped = false;
     const check = (first: boolean) =>
       getMe().then(
@@ -45,7 +53,7 @@ export default function AppShellPage() {
       stopped = true;
       clearInterval(timer);
     };
-  }, [brandName, toSignIn]);
+  }, [toSignIn]);
 
   async function onSignOut() {
     try {
@@ -70,15 +78,21 @@ export default function AppShellPage() {
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
-          <div className="flex items-center gap-6">
+          <div className="flex items-center gap-3 sm:gap-6">
             <span className="flex items-center gap-2">
               <LogoMark />
-              <span className="text-lg font-bold tracking-tight text-navy-900">{brandName}</span>
+              {/* On a phone the mark alone leaves room for the navigation. */}
+              <span className="sr-only text-lg font-bold tracking-tight text-navy-900 sm:not-sr-only">{brandName}</span>
             </span>
-            <nav aria-label="App">
-              <a href={paths.app} aria-current="page" className="rounded-md px-3 py-2 text-sm font-semibold text-navy-900">
+            <nav aria-label="App" className="flex items-center gap-1">
+              <NavLink to={paths.app} end className={navLinkClasses}>
                 Pipeline
-              </a>
+              </NavLink>
+              {me.platformAdmin ? (
+                <NavLink to={paths.adminWaitlist} className={navLinkClasses}>
+                  Admin
+                </NavLink>
+              ) : null}
             </nav>
           </div>
           <div className="flex items-center gap-3">
@@ -93,15 +107,20 @@ export default function AppShellPage() {
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-        <h1 className="text-2xl font-bold tracking-tight text-slate-900">Pipeline</h1>
-        <section aria-labelledby="first-run" className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
-          <h2 id="first-run" className="text-lg font-semibold text-slate-900">
-            No loan files yet
-          </h2>
-          <p className="mx-auto mt-2 max-w-md text-slate-600">
-            Every open loan file of your team will show here, with its stage, progress and outstanding documents.
-          </p>
-        </section>
+        <Suspense
+          fallback={
+            <p className="flex justify-center py-16 text-slate-600" aria-busy="true">
+              <Spinner className="size-6" />
+              <span className="sr-only">Loading</span>
+            </p>
+          }
+        >
+          <Routes>
+            <Route index element={<PipelinePage />} />
+            <Route path="admin/waitlist" element={me.platformAdmin ? <AdminWaitlistPage /> : <AppNotFound />} />
+            <Route path="*" element={<AppNotFound />} />
+          </Routes>
+        </Suspense>
       </main>
     </div>
   );

@@ -63,9 +63,9 @@ export default function SignInPage() {
           </p>
         ) : null}
         <div className="flex justify-end">
-          <a href="#forgot-password" className="text-sm font-medium text-navy-700 hover:text-navy-900 hover:underline">
+          <Link to={paths.forgotPassword} className="text-sm font-medium text-navy-700 hover:text-navy-900 hover:underline">
             Forgot your password?
-          </a>
+          </Link>
         </div>
         <Button type="submit" size="lg" className="w-full" disabled={submitting}>
           {submitting ? <Spinner /> : null}

@@ -95,7 +95,7 @@ export default function AcceptInvitationPage() {
         <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Accept your invitation" aria-busy={submitting}>
           <p className="text-sm text-slate-700">
             Invitation for <strong className="font-semibold text-slate-900">{state.invitation.email}</strong>
-            {state.invitation.role === 'platform_admin' ? ' as a platform admin.' : '.'}
+            {state.invitation.role === 'platform_admin' ? ' as a platform admin.' : ' as a mortgage broker.'}
           </p>
           {state.invitation.hasAccount ? (
             <TextField label="Password of your account" name="password" type="password" autoComplete="current-password" required error={errors.password} />

@@ -1,0 +1,99 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { E2E_ACCOUNTS_PORT, E2E_CONSOLE_EMAIL } from '../playwright.config';
+import { expect, expectNoAxeViolations, readMailDrop, test, uniqueEmail } from './fixtures';
+
+const base = `http://127.0.0.1:${E2E_ACCOUNTS_PORT}`;
+/** The first admin's password, as accounts.spec.ts sets it. */
+const PASSWORD = 'copper kettle morning tide';
+
+/** The newest invitation link mailed to `to` on the accounts server (quoted-printable soft breaks undone). */
+async function invitationLinkFor(to: string): Promise<string> {
+  let link = '';
+  await expect
+    .poll(async () => {
+      const mails = (await readMailDrop('accounts')).filter((m) => m.includes(`To: ${to}`)).map((m) => m.replace(/=\r?\n/g, ''));
+      link = mails.flatMap((m) => m.match(/http:\/\/127\.0\.0\.1:\d+\/invite#[A-Za-z0-9_-]{43}/g) ?? []).at(-1) ?? '';
+      return link;
+    })
+    .not.toBe('');
+  return link;
+}
+
+/** This spec's own admin, invited from the command line when the server started, accepts through the API. */
+async function acceptConsoleAdminInvitation(request: APIRequestContext) {
+  const token = (await invitationLinkFor(E2E_CONSOLE_EMAIL)).split('#')[1];
+  const accepted = await request.post(`${base}/api/invitations/accept`, { data: { token, name: 'Connie Console', password: PASSWORD } });
+  expect(accepted.status()).toBe(200);
+}
+
+async function signInAsAdmin(page: Page) {
+  await page.goto(`${base}/signin`);
+  await page.getByLabel('Email').fill(E2E_CONSOLE_EMAIL);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(`${base}/app`);
+}
+
+async function joinWaitlist(request: APIRequestContext, entry: { fullName: string; email: string; company: string; phone?: string }) {
+  const response = await request.post(`${base}/api/waitlist`, { data: entry });
+  expect(response.status()).toBe(200);
+}
+
+test.describe('admin console', () => {
+  test.describe.configure({ mode: 'serial' });
+  test.skip(({ isMobile }) => isMobile, 'one project is enough: the flow sends real invitations');
+
+  test('an admin searches the waitlist, invites a broker, and exports the current view', async ({ page, request }) => {
+    const kim = uniqueEmail('kim');
+    const lee = uniqueEmail('lee');
+    await joinWaitlist(request, { fullName: 'Kim Harbor', email: kim, company: 'Harbor Lending', phone: '+1 555 010 0177' });
+    await joinWaitlist(request, { fullName: 'Lee Lender', email: lee, company: 'Lee Capital' });
+    await acceptConsoleAdminInvitation(request);
+
+    await signInAsAdmin(page);
+    await page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Admin' }).click();
+    await expect(page).toHaveURL(`${base}/app/admin/waitlist`);
+    await expect(page.getByRole('heading', { name: 'Waitlist', level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Admin' })).toHaveAttribute('aria-current', 'page');
+    await expect(page).toHaveTitle('Waitlist — Admin — Coverly');
+    const kimRow = page.getByRole('row').filter({ hasText: kim });
+    await expect(kimRow).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: lee })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Failed e-mails' })).toBeVisible();
+
+    // Searching narrows the table to the one entry, and the export link follows the view.
+    await page.getByLabel('Search').fill(kim);
+    await expect(page.getByRole('status').filter({ hasText: '1 matching entry' })).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: lee })).toHaveCount(0);
+    await expect(kimRow).toContainText('Harbor Lending');
+    await expect(kimRow).toContainText('+1 555 010 0177');
+    await expect(kimRow).toContainText('New');
+    const exportLink = page.getByRole('link', { name: 'Export CSV' });
+    await expect(exportLink).toHaveAttribute('href', `/api/admin/waitlist.csv?${new URLSearchParams({ q: kim, sort: 'createdAt', dir: 'desc' })}`);
+
+    await page.getByRole('button', { name: 'Name', exact: true }).click();
+    await expect(page.getByRole('columnheader', { name: 'Name', exact: true })).toHaveAttribute('aria-sort', 'ascending');
+    await expect(exportLink).toHaveAttribute('href', `/api/admin/waitlist.csv?${new URLSearchParams({ q: kim, sort: 'fullName', dir: 'asc' })}`);
+    const csv = await page.request.get(`${base}${await exportLink.getAttribute('href')}`);
+    expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers()['content-disposition']).toMatch(/^attachment; filename="waitlist-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const csvText = await csv.text();
+    expect(csvText).toContain(`Kim Harbor,${kim},'+1 555 010 0177,Harbor Lending,new,`);
+    expect(csvText).not.toContain(lee);
+
+    await expectNoAxeViolations(page);
+
+    await kimRow.getByRole('button', { name: /Invite as broker/ }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Success!' })).toContainText(`Invitation sent to ${kim}.`);
+    await expect(kimRow).toContainText('Invited');
+    await expect(kimRow.getByRole('button', { name: /Invite again/ })).toBeEnabled();
+
+    // The broker's invitation arrives and opens as one.
+    const link = await invitationLinkFor(kim);
+    const mail = (await readMailDrop('accounts')).find((m) => m.includes(`To: ${kim}`) && m.includes('Subject: Your invitation to Coverly'));
+    expect(mail).toBeDefined();
+    const lookup = await request.post(`${base}/api/invitations/lookup`, { data: { token: link.split('#')[1] } });
+    expect(await lookup.json()).toMatchObject({ email: kim, role: 'broker', hasAccount: false });
+    await expectNoAxeViolations(page);
+  });
+});

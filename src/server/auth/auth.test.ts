@@ -1,0 +1,116 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { job, verification } from '../db/schema';
+import type { MailMessage } from '../platform/mail/mailer';
+import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
+import { testConfig } from '../../test/config';
+import { createAuth, createCredentialUser } from './auth';
+import { SIGN_IN_THROTTLE } from './throttle';
+
+const PASSWORD = 'harbor lights at dusk';
+const cookieFrom = (response: LightMyRequestResponse) =>
+  ([] as string[])
+    .concat(response.headers['set-cookie'] ?? [])
+    .map((c) => c.split(';')[0])
+    .join('; ');
+
+describe.each(backends)('sign-in throttling and password reset on %s', (backend) => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  const config = testConfig();
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    // The real policy, with its waits shortened so the test stays quick.
+    app = await buildApp({ config, database, distDir: '/nonexistent', signInThrottle: { ...SIGN_IN_THROTTLE, baseDelayMs: 1, maxDelayMs: 4 } });
+    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    for (const email of ['locked@coverly.test', 'other@coverly.test', 'reset@coverly.test', 'cleared@coverly.test']) {
+      await createCredentialUser(auth, { email, name: 'Pat Example', password: PASSWORD });
+    }
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.destroy();
+  });
+
+  const signIn = (email: string, password: string, remoteAddress: string) =>
+    app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email, password }, remoteAddress });
+
+  it('refuses an account with 429 after repeated failures, before 10 attempts a minute', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await signIn('locked@coverly.test', 'wrong password here', `198.51.100.${i + 1}`)).statusCode);
+    expect(statuses).toEqual(Array(8).fill(401));
+    // The 9th attempt is refused even with the right password, from yet another address.
+    const refused = await signIn('locked@coverly.test', PASSWORD, '198.51.100.99');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // Another account is not affected.
+    expect((await signIn('other@coverly.test', PASSWORD, '198.51.100.100')).statusCode).toBe(200);
+  });
+
+  it('refuses one client address that tries many accounts', async () => {
+    for (let i = 0; i < 8; i++) expect((await signIn(`guess${i}@coverly.test`, 'wrong password here', '203.0.113.50')).statusCode).toBe(401);
+    expect((await signIn('other@coverly.test', PASSWORD, '203.0.113.50')).statusCode).toBe(429);
+    expect((await signIn('other@coverly.test', PASSWORD, '203.0.113.51')).statusCode).toBe(200);
+  });
+
+  it('clears an account’s failures when it signs in', async () => {
+    for (let i = 0; i < 7; i++) await signIn('cleared@coverly.test', 'wrong password here', `192.0.2.${i + 1}`);
+    expect((await signIn('cleared@coverly.test', PASSWORD, '192.0.2.20')).statusCode).toBe(200);
+    expect((await signIn('cleared@coverly.test', 'wrong password here', '192.0.2.21')).statusCode).toBe(401);
+    expect((await signIn('cleared@coverly.test', PASSWORD, '192.0.2.22')).statusCode).toBe(200);
+  });
+
+  it('resets a password by e-mail: hashed single-use token, policy checked, every session ended', async () => {
+    const before = await signIn('reset@coverly.test', PASSWORD, '10.1.0.1');
+    const oldCookie = cookieFrom(before);
+    expect((await app.inject({ url: '/api/me', headers: { cookie: oldCookie } })).statusCode).toBe(200);
+
+    const requested = await app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: 'reset@coverly.test' } });
+    expect(requested.statusCode).toBe(200);
+    const mail = (await database.db.select().from(job)).map((j) => j.payload as MailMessage).find((m) => m.to === 'reset@coverly.test');
+    expect(mail?.subject).toBe('Reset your Coverly password');
+    const token = /\/reset-password#([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(token.length).toBeGreaterThan(16);
+    // Only a hash of the token is stored.
+    expect(JSON.stringify(await database.db.select().from(verification))).not.toContain(token);
+
+    const weak = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, newPassword: 'password1234' } });
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().errors).toEqual([{ field: 'newPassword', message: expect.stringMatching(/common/i) }]);
+
+    const reset = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, newPassword: 'a brand new passphrase' } });
+    expect(reset.statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/me', headers: { cookie: oldCookie } })).statusCode).toBe(401);
+
+    const again = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, newPassword: 'another new passphrase' } });
+    expect(again.statusCode).toBe(400);
+    expect((await signIn('reset@coverly.test', PASSWORD, '10.1.0.2')).statusCode).toBe(401);
+    expect((await signIn('reset@coverly.test', 'a brand new passphrase', '10.1.0.3')).statusCode).toBe(200);
+  });
+
+  it('refuses an expired reset token', async () => {
+    await app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: 'other@coverly.test' }, remoteAddress: '10.2.0.1' });
+    const mail = (await database.db.select().from(job)).map((j) => j.payload as MailMessage).find((m) => m.to === 'other@coverly.test');
+    const token = /\/reset-password#([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    await database.db.update(verification).set({ expiresAt: new Date(Date.now() - 1000) });
+    const response = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, newPassword: 'too late passphrase' } });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('answers a reset request for an unknown address like any other, and limits requests', async () => {
+    const jobsBefore = await database.db.$count(job);
+    const unknown = await app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: 'nobody@coverly.test' }, remoteAddress: '10.3.0.1' });
+    expect(unknown.statusCode).toBe(200);
+    expect(await database.db.$count(job)).toBe(jobsBefore);
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: 'flood@coverly.test' }, remoteAddress: `10.4.0.${i + 1}` })).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});

@@ -1,0 +1,2 @@
+ALTER TABLE "invitation" DROP CONSTRAINT "invitation_role_check";--> statement-breakpoint
+ALTER TABLE "invitation" ADD CONSTRAINT "invitation_role_check" CHECK ("invitation"."role" in ('platform_admin', 'broker'));

@@ -1,0 +1,7 @@
+import type { ListJobsResult } from '../../../../shared/schemas/admin';
+import { apiFetch } from '../../../lib/api-client';
+
+/** Background jobs that failed for good (e-mails that could not be sent). */
+export function listFailedJobs(signal?: AbortSignal) {
+  return apiFetch<ListJobsResult>('/api/admin/jobs?status=dead', { signal });
+}

@@ -1,0 +1,149 @@
+import { useEffect, useState } from 'react';
+import type { FailedJob } from '../../../../shared/schemas/admin';
+import { ApiError } from '../../../lib/api-client';
+import { Button } from '../../../ui/button';
+import { Spinner } from '../../../ui/spinner';
+import { useToast } from '../../../ui/toast';
+import { listFailedJobs } from '../api/list-failed-jobs';
+import { retryJob } from '../api/retry-job';
+import { formatDateTime } from './format';
+
+type Loaded = { reload: number; jobs: FailedJob[] | null };
+
+/**
+ * E-mails that failed on every attempt: kept, never dropped (decision 002),
+ * shown here with the last error so an admin can fix the cause and retry.
+ */
+export function FailedEmails() {
+  const toast = useToast();
+  const [reloads, setReloads] = useState(0);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [retrying, setRetrying] = useState<ReadonlySet<number>>(new Set());
+
+  useEffect(() => {
+    const controller = new AbortController();
+    listFailedJobs(controller.signal).then(
+      ({ jobs }) => setLoaded({ reload: reloads, jobs }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error('Loading the failed e-mails failed:', error);
+        setLoaded({ reload: reloads, jobs: null });
+      },
+    );
+    return () => controller.abort();
+  }, [reloads]);
+
+  const loading = loaded?.reload !== reloads;
+  const jobs = loaded?.jobs ?? null;
+
+  async function retry(job: FailedJob) {
+    setRetrying((current) => new Set(current).add(job.id));
+    try {
+      await retryJob(job.id);
+      setLoaded((current) => (current?.jobs ? { ...current, jobs: current.jobs.filter((j) => j.id !== job.id) } : current));
+      toast({ title: 'Success!', description: job.recipient ? `The e-mail to ${job.recipient} is queued again.` : 'The job is queued again.' });
+    } catch (error) {
+      const known = error instanceof ApiError && error.status === 404;
+      if (!known) console.error('Retrying a job failed:', error);
+      // 404: somebody retried it already; the fresh list shows where it stands.
+      toast({ title: 'Error', description: known ? 'This e-mail is no longer failed. The list has been refreshed.' : 'Something went wrong. Please try again.', variant: 'destructive' });
+      if (known) setReloads((n) => n + 1);
+    } finally {
+      setRetrying((current) => {
+        const next = new Set(current);
+        next.delete(job.id);
+        return next;
+      });
+    }
+  }
+
+  return (
+    <section aria-labelledby="failed-emails-heading" aria-busy={loading} className="mt-14">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h2 id="failed-emails-heading" className="text-lg font-semibold text-slate-900">
+            Failed e-mails
+          </h2>
+          <p className="mt-1 max-w-2xl text-sm text-slate-600">
+            E-mails that could not be sent after every retry. Fix the cause shown in the last error, then retry them.
+          </p>
+        </div>
+        <Button variant="ghost" onClick={() => setReloads((n) => n + 1)} disabled={loading}>
+          {loading ? <Spinner /> : null}
+          Refresh
+        </Button>
+      </div>
+
+      {loaded && !jobs && !loading ? (
+        <p role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm font-semibold text-red-800">
+          The failed e-mails could not be loaded.
+        </p>
+      ) : null}
+
+      {jobs && jobs.length === 0 ? (
+        <div className="mt-4 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
+          <p className="font-semibold text-slate-900">No failed e-mails</p>
+          <p className="mt-1 text-sm text-slate-600">Every e-mail has gone out or is still being tried.</p>
+        </div>
+      ) : null}
+
+      {jobs && jobs.length > 0 ? (
+        <div role="region" aria-labelledby="failed-emails-caption" tabIndex={0} className="mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+          <table className="w-full min-w-[52rem] text-left text-sm">
+            <caption id="failed-emails-caption" className="sr-only">
+              Failed e-mails, most recent first
+            </caption>
+            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+              <tr>
+                <th scope="col" className="px-3 py-3 font-semibold">
+                  Recipient
+                </th>
+                <th scope="col" className="px-3 py-3 font-semibold">
+                  Subject
+                </th>
+                <th scope="col" className="px-3 py-3 font-semibold">
+                  Attempts
+                </th>
+                <th scope="col" className="px-3 py-3 font-semibold">
+                  Last error
+                </th>
+                <th scope="col" className="px-3 py-3 font-semibold">
+                  Failed
+                </th>
+                <th scope="col" className="px-3 py-3 font-semibold">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {jobs.map((job) => (
+                <tr key={job.id} className="align-top">
+                  <th scope="row" className="px-3 py-3 font-semibold break-words text-slate-900">
+                    {job.recipient ?? job.queue}
+                  </th>
+                  <td className="px-3 py-3 text-slate-700">{job.subject ?? '—'}</td>
+                  <td className="px-3 py-3 whitespace-nowrap text-slate-700">
+                    {job.attempts} of {job.maxAttempts}
+                  </td>
+                  <td className="max-w-sm px-3 py-3">
+                    <code className="font-mono text-xs break-words whitespace-pre-wrap text-red-800">{job.lastError ?? 'No error recorded'}</code>
+                  </td>
+                  <td className="px-3 py-3 whitespace-nowrap text-slate-700">
+                    <time dateTime={job.updatedAt}>{formatDateTime(job.updatedAt)}</time>
+                  </td>
+                  <td className="px-3 py-3 text-right">
+                    <Button size="sm" variant="secondary" disabled={retrying.has(job.id)} onClick={() => retry(job)}>
+                      {retrying.has(job.id) ? <Spinner /> : null}
+                      Retry
+                      <span className="sr-only">: {job.recipient ?? job.queue}</span>
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

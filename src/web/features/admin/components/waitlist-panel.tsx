@@ -1,0 +1,251 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { AdminWaitlistEntry, ListWaitlistResult, SortDirection, WaitlistSort, WaitlistStatus } from '../../../../shared/schemas/admin';
+import { ApiError } from '../../../lib/api-client';
+import { Button, buttonClasses } from '../../../ui/button';
+import { Spinner } from '../../../ui/spinner';
+import { useToast } from '../../../ui/toast';
+import { waitlistCsvUrl } from '../api/export-waitlist-csv';
+import { inviteBroker } from '../api/invite-broker';
+import { listWaitlist, waitlistQueryString } from '../api/list-waitlist';
+import { formatDate } from './format';
+import { SortHeader } from './sort-header';
+
+/** Typing pauses this long before the list is searched again. */
+const SEARCH_DEBOUNCE_MS = 300;
+
+const SORT_LABELS: Record<WaitlistSort, string> = { fullName: 'Name', email: 'Email', company: 'Company', createdAt: 'Signed up', status: 'Status' };
+/** A new sort column starts where people expect it: newest sign-ups first, names and the rest A to Z. */
+const FIRST_DIRECTION: Record<WaitlistSort, SortDirection> = { createdAt: 'desc', fullName: 'asc', email: 'asc', company: 'asc', status: 'asc' };
+
+const fieldClasses =
+  'mt-1.5 block h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-navy-600 focus:outline-2 focus:outline-offset-0 focus:outline-navy-600 sm:text-sm';
+
+type Loaded = { key: string; result: ListWaitlistResult | null };
+
+const plural = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+
+/** The waitlist: search, status filter, sortable table, CSV export of the same view, and "Invite as broker" per entry. */
+export function WaitlistPanel() {
+  const toast = useToast();
+  const captionId = useId();
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const [sort, setSort] = useState<WaitlistSort>('createdAt');
+  const [dir, setDir] = useState<SortDirection>('desc');
+  const [status, setStatus] = useState<WaitlistStatus | ''>('');
+  const [reloads, setReloads] = useState(0);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [inviting, setInviting] = useState<ReadonlySet<string>>(new Set());
+
+  useEffect(() => {
+    const timer = setTimeout(() => setQ(search.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const query = useMemo(() => ({ q: q || undefined, sort, dir, status: status || undefined }), [q, sort, dir, status]);
+  // What the list on screen was loaded for: while it differs from the current view, a newer one is on its way.
+  const key = `${waitlistQueryString(query)}#${reloads}`;
+  useEffect(() => {
+    const controller = new AbortController();
+    listWaitlist(query, controller.signal).then(
+      (result) => setLoaded({ key, result }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error('Loading the waitlist failed:', error);
+        setLoaded({ key, result: null });
+      },
+    );
+    return () => controller.abort();
+  }, [query, key]);
+
+  const loading = loaded?.key !== key;
+  const result = loaded?.result ?? null;
+
+  function onSort(column: WaitlistSort) {
+    if (column === sort) {
+      setDir(dir === 'asc' ? 'desc' : 'asc');
+    } else {
+      setSort(column);
+      setDir(FIRST_DIRECTION[column]);
+    }
+  }
+
+  async function invite(entry: AdminWaitlistEntry) {
+    setInviting((current) => new Set(current).add(entry.id));
+    try {
+      const { entry: updated } = await inviteBroker(entry.id);
+      setLoaded((current) =>
+        current?.result ? { ...current, result: { ...current.result, entries: current.result.entries.map((e) => (e.id === updated.id ? updated : e)) } } : current,
+      );
+      toast({ title: 'Success!', description: `Invitation sent to ${updated.email}.` });
+    } catch (error) {
+      const known = error instanceof ApiError && error.status >= 400 && error.status < 500;
+      if (!known) console.error('Inviting a broker failed:', error);
+      toast({ title: 'Error', description: known ? error.message : 'Something went wrong. Please try again.', variant: 'destructive' });
+    } finally {
+      setInviting((current) => {
+        const next = new Set(current);
+        next.delete(entry.id);
+        return next;
+      });
+    }
+  }
+
+  const filtered = Boolean(query.q || query.status);
+  const sortText = `sorted by ${SORT_LABELS[sort]}, ${dir === 'asc' ? 'ascending' : 'descending'}`;
+
+  return (
+    <section aria-labelledby="waitlist-heading" className="mt-8">
+      <h2 id="waitlist-heading" className="sr-only">
+        Entries
+      </h2>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end">
+        <div className="sm:w-80">
+          <label htmlFor="waitlist-search" className="block text-sm font-medium text-slate-800">
+            Search
+          </label>
+          <input
+            id="waitlist-search"
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            maxLength={200}
+            placeholder="Name, e-mail, company or phone"
+            autoComplete="off"
+            className={fieldClasses}
+          />
+        </div>
+        <div className="sm:w-44">
+          <label htmlFor="waitlist-status" className="block text-sm font-medium text-slate-800">
+            Status
+          </label>
+          <select id="waitlist-status" value={status} onChange={(event) => setStatus(event.target.value as WaitlistStatus | '')} className={fieldClasses}>
+            <option value="">All statuses</option>
+            <option value="new">New</option>
+            <option value="invited">Invited</option>
+          </select>
+        </div>
+        <a href={waitlistCsvUrl(query)} download className={buttonClasses({ variant: 'secondary', className: 'h-11 sm:ml-auto' })}>
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
+            <path d="M10.75 2.75a.75.75 0 0 0-1.5 0v8.69L6.53 8.72a.75.75 0 0 0-1.06 1.06l4 4a.75.75 0 0 0 1.06 0l4-4a.75.75 0 1 0-1.06-1.06l-2.72 2.72V2.75Z" />
+            <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
+          </svg>
+          Export CSV
+        </a>
+      </div>
+
+      <p role="status" className="mt-4 flex min-h-6 items-center gap-2 text-sm text-slate-700">
+        {loading ? <Spinner /> : null}
+        {result ? (
+          result.truncated ? (
+            <span>
+              Showing the first {plural(result.entries.length, 'entry', 'entries')} of {result.total.toLocaleString('en-US')}. Narrow the search, or export CSV for all of them.
+            </span>
+          ) : (
+            <span>{plural(result.total, filtered ? 'matching entry' : 'entry', filtered ? 'matching entries' : 'entries')}</span>
+          )
+        ) : null}
+      </p>
+
+      {loaded && !result && !loading ? (
+        <div role="alert" className="mt-4 flex flex-wrap items-center gap-4 rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800">
+          <p className="font-semibold">The waitlist could not be loaded.</p>
+          <Button variant="secondary" onClick={() => setReloads((n) => n + 1)}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
+
+      {result ? (
+        <div role="region" aria-labelledby={captionId} tabIndex={0} className="mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+          <table aria-busy={loading} className={`w-full min-w-[60rem] text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''}`}>
+            <caption id={captionId} className="sr-only">
+              Waitlist entries, {sortText}
+            </caption>
+            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+              <tr>
+                <SortHeader label={SORT_LABELS.fullName} column="fullName" sort={sort} dir={dir} onSort={onSort} />
+                <SortHeader label={SORT_LABELS.email} column="email" sort={sort} dir={dir} onSort={onSort} />
+                <th scope="col" className="px-3 py-3 font-semibold">
+                  Phone
+                </th>
+                <SortHeader label={SORT_LABELS.company} column="company" sort={sort} dir={dir} onSort={onSort} />
+                <SortHeader label={SORT_LABELS.createdAt} column="createdAt" sort={sort} dir={dir} onSort={onSort} />
+                <SortHeader label={SORT_LABELS.status} column="status" sort={sort} dir={dir} onSort={onSort} />
+                <th scope="col" className="px-3 py-3 font-semibold">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {result.entries.map((entry) => (
+                <WaitlistRow key={entry.id} entry={entry} sending={inviting.has(entry.id)} onInvite={invite} />
+              ))}
+              {result.entries.length === 0 ? (
+                <tr>
+                  <td colSpan={7} className="px-4 py-12 text-center text-slate-600">
+                    {filtered ? 'No entries match this search.' : 'Nobody has joined the waitlist yet.'}
+                  </td>
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function WaitlistRow({ entry, sending, onInvite }: { entry: AdminWaitlistEntry; sending: boolean; onInvite: (entry: AdminWaitlistEntry) => void }) {
+  const invited = entry.status === 'invited';
+  return (
+    <tr className="align-middle">
+      <th scope="row" className="min-w-32 px-3 py-3 font-semibold text-slate-900">
+        {entry.fullName}
+        {entry.submissions > 1 ? <span className="block text-xs font-normal text-slate-600">Signed up {entry.submissions} times</span> : null}
+      </th>
+      <td className="px-3 py-3">
+        <a href={`mailto:${entry.email}`} className="text-navy-700 underline-offset-4 hover:underline">
+          {entry.email}
+        </a>
+      </td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-700">{entry.phone ?? <Empty />}</td>
+      <td className="min-w-32 px-3 py-3 text-slate-700">{entry.company ?? <Empty />}</td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-700">
+        <time dateTime={entry.createdAt}>{formatDate(entry.createdAt)}</time>
+      </td>
+      <td className="px-3 py-3 whitespace-nowrap">
+        {invited ? (
+          <>
+            <span className="inline-flex rounded-full bg-accent-50 px-2.5 py-0.5 text-xs font-semibold text-accent-700 ring-1 ring-accent-100 ring-inset">Invited</span>
+            {entry.invitedAt ? (
+              <span className="mt-0.5 block text-xs text-slate-600">
+                <time dateTime={entry.invitedAt}>{formatDate(entry.invitedAt)}</time>
+              </span>
+            ) : null}
+          </>
+        ) : (
+          <span className="inline-flex rounded-full bg-navy-50 px-2.5 py-0.5 text-xs font-semibold text-navy-800 ring-1 ring-navy-100 ring-inset">New</span>
+        )}
+      </td>
+      <td className="px-3 py-3 text-right whitespace-nowrap">
+        <Button size="sm" variant={invited ? 'secondary' : 'primary'} disabled={sending} onClick={() => onInvite(entry)}>
+          {sending ? <Spinner /> : null}
+          {invited ? 'Invite again' : 'Invite as broker'}
+          <span className="sr-only">: {entry.fullName}</span>
+        </Button>
+      </td>
+    </tr>
+  );
+}
+
+function Empty() {
+  return (
+    <>
+      <span aria-hidden="true" className="text-slate-500">
+        —
+      </span>
+      <span className="sr-only">None</span>
+    </>
+  );
+}
