@@ -39,6 +39,8 @@ test.describe('not-found page', () => {
   test('is also what client-side navigation to an unknown path shows', async ({ page, consoleGuard }) => {
     const logged = consoleGuard.allow(/non-existent route/);
     await page.goto('/signin');
+    // History entries can only be pushed once the app runs, as for a person clicking a link.
+    await page.locator('html[data-hydrated="true"]').waitFor();
     await page.evaluate(() => {
       window.history.pushState({}, '', '/nowhere');
       window.dispatchEvent(new PopStateEvent('popstate'));

@@ -15,10 +15,19 @@ function ScrollOnNavigate() {
   return null;
 }
 
+/** Marks the document once the app has hydrated (or rendered): tests and tools wait for it. */
+function MarkHydrated() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  return null;
+}
+
 export function RootLayout({ children }: { children: ReactNode }) {
   return (
     <ToastProvider>
       <ScrollOnNavigate />
+      <MarkHydrated />
       {children}
     </ToastProvider>
   );
