@@ -6,6 +6,7 @@ import { createAuth, createCredentialUser } from '../auth/auth';
 import { grantPlatformAdmin } from '../invitations/invitations.queries';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testConfig } from '../../test/config';
+import { cookieFrom } from '../../test/http';
 import { registerAccessLayer } from './access';
 
 const PASSWORD = 'matrix walks every route';
@@ -39,7 +40,7 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
   const signIn = async (email: string) => {
     const response = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email, password: PASSWORD } });
     expect(response.statusCode).toBe(200);
-    return ([] as string[]).concat(response.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    return cookieFrom(response);
   };
 
   beforeAll(async () => {

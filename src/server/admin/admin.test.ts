@@ -1,4 +1,4 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FailedJob, ListWaitlistResult } from '../../shared/schemas/admin';
@@ -10,17 +10,13 @@ import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testConfig } from '../../test/config';
+import { cookieFrom } from '../../test/http';
 import { csvCell } from './admin.csv';
 import { escapeLike } from './admin.queries';
 
 const PASSWORD = 'admin console walks the list';
 const BROKER_PASSWORD = 'broker joins from waitlist';
 
-const cookieFrom = (response: LightMyRequestResponse) =>
-  ([] as string[])
-    .concat(response.headers['set-cookie'] ?? [])
-    .map((c) => c.split(';')[0])
-    .join('; ');
 
 describe('CSV cells', () => {
   it('quotes per RFC 4180 and defuses spreadsheet formulas', () => {

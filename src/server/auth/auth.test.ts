@@ -1,19 +1,15 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { job, verification } from '../db/schema';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testConfig } from '../../test/config';
+import { cookieFrom } from '../../test/http';
 import { createAuth, createCredentialUser } from './auth';
 import { SIGN_IN_THROTTLE } from './throttle';
 
 const PASSWORD = 'harbor lights at dusk';
-const cookieFrom = (response: LightMyRequestResponse) =>
-  ([] as string[])
-    .concat(response.headers['set-cookie'] ?? [])
-    .map((c) => c.split(';')[0])
-    .join('; ');
 
 describe.each(backends)('sign-in throttling and password reset on %s', (backend) => {
   let database: TestDatabase;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
@@ -6,16 +6,11 @@ import { invitation, job } from '../db/schema';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testConfig } from '../../test/config';
+import { cookieFrom } from '../../test/http';
 import { createInvitation } from './invitations.service';
 
 const STRONG = 'lantern orchard quietly 42';
 
-/** The cookie header a browser would send back after this response. */
-const cookieFrom = (response: LightMyRequestResponse) =>
-  ([] as string[])
-    .concat(response.headers['set-cookie'] ?? [])
-    .map((c) => c.split(';')[0])
-    .join('; ');
 const tokenOf = (link: string) => link.slice(link.indexOf('#') + 1);
 
 describe.each(backends)('invitations, sign-in and the access layer on %s', (backend) => {

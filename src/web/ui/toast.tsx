@@ -73,3 +73,18 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
     </div>
   );
 }
+
+/** The seed's failure notice (§8). */
+export const GENERIC_ERROR = 'Something went wrong. Please try again.';
+
+/** Logs a failure to the console and shows the destructive 'Error' notice. */
+export function useErrorNotice() {
+  const push = useToast();
+  return useCallback(
+    (what: string, error: unknown, description = GENERIC_ERROR) => {
+      console.error(`${what}:`, error);
+      push({ title: 'Error', description, variant: 'destructive' });
+    },
+    [push],
+  );
+}

@@ -8,7 +8,7 @@ import { usePublicConfig } from '../../lib/public-config';
 import { Button } from '../../ui/button';
 import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
-import { useToast } from '../../ui/toast';
+import { useErrorNotice } from '../../ui/toast';
 import { signOut } from '../auth/api/sign-out';
 import { getMe } from './api/get-me';
 import { AppNotFound } from './app-not-found';
@@ -31,7 +31,7 @@ const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 export default function AppShellPage() {
   const { brandName } = usePublicConfig();
   const navigate = useNavigate();
-  const toast = useToast();
+  const notifyError = useErrorNotice();
   const [me, setMe] = useState<Me | null>(null);
 
   const toSignIn = useCallback((notice?: string) => navigate(paths.signIn, { replace: true, state: notice ? { notice } : null }), [navigate]);
@@ -60,8 +60,7 @@ export default function AppShellPage() {
       await signOut();
       toSignIn('You have signed out.');
     } catch (error) {
-      console.error('Sign-out failed:', error);
-      toast({ title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
+      notifyError('Sign-out failed', error);
     }
   }
 

@@ -9,13 +9,13 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
-import { useToast } from '../../ui/toast';
+import { useErrorNotice } from '../../ui/toast';
 import { requestPasswordReset } from './api/password-reset';
 import { AuthCardLayout } from './back-to-home';
 
 export default function ForgotPasswordPage() {
   const { brandName } = usePublicConfig();
-  const toast = useToast();
+  const notifyError = useErrorNotice();
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [error, setError] = useState<string | undefined>();
 
@@ -39,8 +39,7 @@ export default function ForgotPasswordPage() {
       setStatus('idle');
       if (caught instanceof ApiError && caught.status === 429) setError('Too many requests for this address. Try again later.');
       else {
-        console.error('Password reset request failed:', caught);
-        toast({ title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
+        notifyError('Password reset request failed', caught);
       }
     }
   }

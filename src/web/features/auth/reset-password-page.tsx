@@ -9,7 +9,7 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
-import { useToast } from '../../ui/toast';
+import { useErrorNotice } from '../../ui/toast';
 import { resetPassword } from './api/password-reset';
 import { AuthCardLayout } from './back-to-home';
 
@@ -17,7 +17,7 @@ import { AuthCardLayout } from './back-to-home';
 export default function ResetPasswordPage() {
   const { brandName } = usePublicConfig();
   const navigate = useNavigate();
-  const toast = useToast();
+  const notifyError = useErrorNotice();
   const [token] = useState(() => decodeURIComponent(window.location.hash.slice(1)));
   const [error, setError] = useState<string | undefined>();
   const [invalid, setInvalid] = useState(!token);
@@ -45,8 +45,7 @@ export default function ResetPasswordPage() {
       if (field) setError(field.message);
       else if (caught instanceof ApiError && caught.status === 400) setInvalid(true);
       else {
-        console.error('Password reset failed:', caught);
-        toast({ title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
+        notifyError('Password reset failed', caught);
       }
     }
   }

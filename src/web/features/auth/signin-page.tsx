@@ -7,7 +7,7 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
-import { useToast } from '../../ui/toast';
+import { useErrorNotice } from '../../ui/toast';
 import { signIn } from './api/sign-in';
 import { AuthCardLayout } from './back-to-home';
 
@@ -17,7 +17,7 @@ const WRONG_CREDENTIALS = 'The e-mail or password is incorrect.';
 export default function SignInPage() {
   usePageTitle('signIn');
   const navigate = useNavigate();
-  const toast = useToast();
+  const notifyError = useErrorNotice();
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -36,8 +36,7 @@ export default function SignInPage() {
       if (caught instanceof ApiError && (caught.status === 401 || caught.status === 400)) setError(WRONG_CREDENTIALS);
       else if (caught instanceof ApiError && caught.status === 429) setError('Too many attempts. Wait a minute, then try again.');
       else {
-        console.error('Sign-in failed:', caught);
-        toast({ title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
+        notifyError('Sign-in failed', caught);
       }
     }
   }

@@ -10,7 +10,7 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Logo } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
-import { useToast } from '../../ui/toast';
+import { useErrorNotice } from '../../ui/toast';
 import { AuthCardLayout } from '../auth/back-to-home';
 import { acceptInvitation, lookupInvitation } from './api/invitations';
 
@@ -27,7 +27,7 @@ type State = { kind: 'loading' } | { kind: 'invalid'; message: string } | { kind
 export default function AcceptInvitationPage() {
   const { brandName } = usePublicConfig();
   const navigate = useNavigate();
-  const toast = useToast();
+  const notifyError = useErrorNotice();
   const [token] = useState(() => decodeURIComponent(window.location.hash.slice(1)));
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -68,8 +68,7 @@ export default function AcceptInvitationPage() {
       } else if (error instanceof ApiError && (error.status === 404 || error.status === 410)) {
         setState({ kind: 'invalid', message: invalidMessage(error) });
       } else {
-        console.error('Accepting the invitation failed:', error);
-        toast({ title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
+        notifyError('Accepting the invitation failed', error);
       }
     }
   }

@@ -10,7 +10,7 @@ import { Button, ButtonLink } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Logo } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
-import { useToast } from '../../ui/toast';
+import { useErrorNotice, useToast } from '../../ui/toast';
 import { AuthCardLayout } from '../auth/back-to-home';
 import { joinWaitlist } from './api/join-waitlist';
 
@@ -23,6 +23,7 @@ const emptyForm: Fields = { fullName: '', email: '', phone: '', company: '', web
 export default function JoinWaitlistPage() {
   usePageTitle('joinWaitlist');
   const toast = useToast();
+  const notifyError = useErrorNotice();
   const [status, setStatus] = useState<Status>('idle');
   const [form, setForm] = useState<Fields>(emptyForm);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -53,12 +54,11 @@ export default function JoinWaitlistPage() {
       setStatus('submitted');
       toast({ title: 'Success!', description: "You've been added to our waitlist. We'll be in touch soon!" });
     } catch (error) {
-      console.error('Waitlist submission failed:', error);
       if (error instanceof ApiError && error.fieldErrors.length > 0) {
         setErrors(Object.fromEntries(error.fieldErrors.map((issue) => [issue.field, issue.message])));
       }
       setStatus('idle');
-      toast({ title: 'Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
+      notifyError('Waitlist submission failed', error);
     }
   }
 

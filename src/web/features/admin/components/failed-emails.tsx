@@ -3,7 +3,7 @@ import type { FailedJob } from '../../../../shared/schemas/admin';
 import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
 import { Spinner } from '../../../ui/spinner';
-import { useToast } from '../../../ui/toast';
+import { GENERIC_ERROR, useToast } from '../../../ui/toast';
 import { listFailedJobs } from '../api/list-failed-jobs';
 import { retryJob } from '../api/retry-job';
 import { formatDateTime } from './format';
@@ -46,7 +46,7 @@ export function FailedEmails() {
       const known = error instanceof ApiError && error.status === 404;
       if (!known) console.error('Retrying a job failed:', error);
       // 404: somebody retried it already; the fresh list shows where it stands.
-      toast({ title: 'Error', description: known ? 'This e-mail is no longer failed. The list has been refreshed.' : 'Something went wrong. Please try again.', variant: 'destructive' });
+      toast({ title: 'Error', description: known ? 'This e-mail is no longer failed. The list has been refreshed.' : GENERIC_ERROR, variant: 'destructive' });
       if (known) setReloads((n) => n + 1);
     } finally {
       setRetrying((current) => {

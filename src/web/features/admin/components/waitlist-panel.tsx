@@ -3,7 +3,7 @@ import type { AdminWaitlistEntry, ListWaitlistResult, SortDirection, WaitlistSor
 import { ApiError } from '../../../lib/api-client';
 import { Button, buttonClasses } from '../../../ui/button';
 import { Spinner } from '../../../ui/spinner';
-import { useToast } from '../../../ui/toast';
+import { GENERIC_ERROR, useToast } from '../../../ui/toast';
 import { waitlistCsvUrl } from '../api/export-waitlist-csv';
 import { inviteBroker } from '../api/invite-broker';
 import { listWaitlist, waitlistQueryString } from '../api/list-waitlist';
@@ -81,7 +81,7 @@ export function WaitlistPanel() {
     } catch (error) {
       const known = error instanceof ApiError && error.status >= 400 && error.status < 500;
       if (!known) console.error('Inviting a broker failed:', error);
-      toast({ title: 'Error', description: known ? error.message : 'Something went wrong. Please try again.', variant: 'destructive' });
+      toast({ title: 'Error', description: known ? error.message : GENERIC_ERROR, variant: 'destructive' });
     } finally {
       setInviting((current) => {
         const next = new Set(current);
