@@ -95,5 +95,9 @@ test.describe('admin console', () => {
     const lookup = await request.post(`${base}/api/invitations/lookup`, { data: { token: link.split('#')[1] } });
     expect(await lookup.json()).toMatchObject({ email: kim, role: 'broker', hasAccount: false });
     await expectNoAxeViolations(page);
+
+    // On a phone the table scrolls inside its region; the page itself never scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });

@@ -122,6 +122,8 @@ test.describe('/ landing page', () => {
     await page.goto('/');
     const bar = page.getByTestId('mobile-cta-bar');
     if (isMobile) {
+      // Nothing makes the page scroll sideways on a phone.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await expect(bar).toBeVisible();
       await expect(bar.getByRole('link', { name: 'Get Early Access' })).toHaveAttribute('href', '/join-waitlist');
       const position = await bar.evaluate((el) => getComputedStyle(el).position);

@@ -1,3 +1,4 @@
+import './app.css';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { NavLink, Route, Routes, useNavigate } from 'react-router';
 import { SESSION_CHECK_INTERVAL_MS } from '../../../shared/constants';

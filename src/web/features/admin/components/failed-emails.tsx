@@ -88,7 +88,7 @@ export function FailedEmails() {
       ) : null}
 
       {jobs && jobs.length > 0 ? (
-        <div role="region" aria-labelledby="failed-emails-caption" tabIndex={0} className="mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+        <div role="region" aria-labelledby="failed-emails-caption" tabIndex={0} className="relative mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
           <table className="w-full min-w-[52rem] text-left text-sm">
             <caption id="failed-emails-caption" className="sr-only">
               Failed e-mails, most recent first

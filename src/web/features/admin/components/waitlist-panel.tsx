@@ -157,7 +157,7 @@ export function WaitlistPanel() {
       ) : null}
 
       {result ? (
-        <div role="region" aria-labelledby={captionId} tabIndex={0} className="mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+        <div role="region" aria-labelledby={captionId} tabIndex={0} className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
           <table aria-busy={loading} className={`w-full min-w-[60rem] text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''}`}>
             <caption id={captionId} className="sr-only">
               Waitlist entries, {sortText}
