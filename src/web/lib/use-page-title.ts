@@ -9,3 +9,11 @@ export function usePageTitle(page: PublicPageName) {
     document.title = publicPages[page].title(brandName);
   }, [page, brandName]);
 }
+
+/** "<title> — <brand>" for the pages rendered in the browser only. */
+export function useDocumentTitle(title: string) {
+  const { brandName } = usePublicConfig();
+  useEffect(() => {
+    document.title = `${title} — ${brandName}`;
+  }, [title, brandName]);
+}

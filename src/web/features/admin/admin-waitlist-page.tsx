@@ -1,14 +1,10 @@
-import { useEffect } from 'react';
-import { usePublicConfig } from '../../lib/public-config';
+import { useDocumentTitle } from '../../lib/use-page-title';
 import { FailedEmails } from './components/failed-emails';
 import { WaitlistPanel } from './components/waitlist-panel';
 
 /** /app/admin/waitlist, for platform admins: the waitlist, and the e-mails that could not be sent. */
 export default function AdminWaitlistPage() {
-  const { brandName } = usePublicConfig();
-  useEffect(() => {
-    document.title = `Waitlist — Admin — ${brandName}`;
-  }, [brandName]);
+  useDocumentTitle('Waitlist — Admin');
   return (
     <>
       <p className="text-sm font-semibold text-navy-700">Admin</p>

@@ -1,17 +1,13 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
-import { usePublicConfig } from '../../lib/public-config';
+import { useDocumentTitle } from '../../lib/use-page-title';
 
 /**
  * An /app address that does not exist, or that this person may not open:
  * the same answer for both, so the app does not tell what is there.
  */
 export function AppNotFound() {
-  const { brandName } = usePublicConfig();
-  useEffect(() => {
-    document.title = `Page not found — ${brandName}`;
-  }, [brandName]);
+  useDocumentTitle('Page not found');
   return (
     <div className="py-16 text-center">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Page not found</h1>

@@ -1,12 +1,8 @@
-import { useEffect } from 'react';
-import { usePublicConfig } from '../../lib/public-config';
+import { useDocumentTitle } from '../../lib/use-page-title';
 
 /** The pipeline at /app. Until loan files exist it is the first-run notice. */
 export function PipelinePage() {
-  const { brandName } = usePublicConfig();
-  useEffect(() => {
-    document.title = `Pipeline — ${brandName}`;
-  }, [brandName]);
+  useDocumentTitle('Pipeline');
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Pipeline</h1>

@@ -1,10 +1,10 @@
 import '../../lib/zod-config';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { RequestPasswordResetSchema } from '../../../shared/schemas/password-reset';
 import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
-import { usePublicConfig } from '../../lib/public-config';
+import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { LogoMark } from '../../ui/logo';
@@ -14,14 +14,11 @@ import { requestPasswordReset } from './api/password-reset';
 import { AuthCardLayout } from './back-to-home';
 
 export default function ForgotPasswordPage() {
-  const { brandName } = usePublicConfig();
   const notifyError = useErrorNotice();
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [error, setError] = useState<string | undefined>();
 
-  useEffect(() => {
-    document.title = `Reset your password — ${brandName}`;
-  }, [brandName]);
+  useDocumentTitle('Reset your password');
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

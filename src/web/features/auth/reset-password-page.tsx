@@ -1,10 +1,10 @@
 import '../../lib/zod-config';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ResetPasswordSchema } from '../../../shared/schemas/password-reset';
 import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
-import { usePublicConfig } from '../../lib/public-config';
+import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { LogoMark } from '../../ui/logo';
@@ -15,7 +15,6 @@ import { AuthCardLayout } from './back-to-home';
 
 /** The link from the reset e-mail (/reset-password#<token>): choose a new password. */
 export default function ResetPasswordPage() {
-  const { brandName } = usePublicConfig();
   const navigate = useNavigate();
   const notifyError = useErrorNotice();
   const [token] = useState(() => decodeURIComponent(window.location.hash.slice(1)));
@@ -23,9 +22,7 @@ export default function ResetPasswordPage() {
   const [invalid, setInvalid] = useState(!token);
   const [submitting, setSubmitting] = useState(false);
 
-  useEffect(() => {
-    document.title = `Choose a new password — ${brandName}`;
-  }, [brandName]);
+  useDocumentTitle('Choose a new password');
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -5,7 +5,7 @@ import type { InvitationSummary } from '../../../shared/schemas/invitations';
 import { AcceptInvitationSchema } from '../../../shared/schemas/invitations';
 import { toFieldIssues } from '../../../shared/schemas/validation';
 import { ApiError } from '../../lib/api-client';
-import { usePublicConfig } from '../../lib/public-config';
+import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Logo } from '../../ui/logo';
@@ -25,7 +25,6 @@ type State = { kind: 'loading' } | { kind: 'invalid'; message: string } | { kind
 
 /** The invitation link (/invite#<token>): set a name and password, or confirm an existing account's password. */
 export default function AcceptInvitationPage() {
-  const { brandName } = usePublicConfig();
   const navigate = useNavigate();
   const notifyError = useErrorNotice();
   const [token] = useState(() => decodeURIComponent(window.location.hash.slice(1)));
@@ -33,8 +32,8 @@ export default function AcceptInvitationPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [submitting, setSubmitting] = useState(false);
 
+  useDocumentTitle('Accept your invitation');
   useEffect(() => {
-    document.title = `Accept your invitation — ${brandName}`;
     const controller = new AbortController();
     lookupInvitation(token, controller.signal).then(
       (invitation) => setState({ kind: 'ready', invitation }),
@@ -44,7 +43,7 @@ export default function AcceptInvitationPage() {
       },
     );
     return () => controller.abort();
-  }, [token, brandName]);
+  }, [token]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
