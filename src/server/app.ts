@@ -41,6 +41,7 @@ const defaultDistDir = () => {
 /** Builds the whole HTTP application, ready to `listen` or to `inject` in tests. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
+  const onJobsEnqueued = deps.onJobsEnqueued ?? (() => {});
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId: () => randomUUID(),
@@ -74,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secret: config.authSecret,
     publicUrl: config.publicUrl,
     brandName: config.publicConfig.brandName,
-    onJobsEnqueued: deps.onJobsEnqueued,
+    onJobsEnqueued,
   });
   registerAccessLayer(app, { auth, db: database.db });
 
@@ -86,13 +87,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     auth,
     publicUrl: config.publicUrl,
     brandName: config.publicConfig.brandName,
-    onJobsEnqueued: deps.onJobsEnqueued ?? (() => {}),
+    onJobsEnqueued,
   });
   await app.register(adminRoutes, {
     db: database.db,
     publicUrl: config.publicUrl,
     brandName: config.publicConfig.brandName,
-    onJobsEnqueued: deps.onJobsEnqueued ?? (() => {}),
+    onJobsEnqueued,
   });
   await app.register(waitlistRoutes, {
     db: database.db,
@@ -100,7 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     brandName: config.publicConfig.brandName,
     publicUrl: config.publicUrl,
     rateLimit: config.waitlistRateLimit,
-    onJobsEnqueued: deps.onJobsEnqueued ?? (() => {}),
+    onJobsEnqueued,
   });
 
   const site = await registerStaticSite(app, { distDir: deps.distDir ?? defaultDistDir(), publicConfig: config.publicConfig });

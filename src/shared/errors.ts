@@ -80,6 +80,11 @@ export class AppError extends Error {
   }
 }
 
+/** A 400 that names one bad field, shaped like the schema's own (`Invalid field: name`). */
+export function invalidField(field: string, message: string): AppError {
+  return new AppError('validation_failed', `Invalid field: ${field}`, [{ field, message }]);
+}
+
 export function statusToCode(status: number): AppErrorCode {
   const found = (Object.entries(appErrorStatus) as [AppErrorCode, number][]).find(
     ([code, s]) => s === status && code !== 'validation_failed',

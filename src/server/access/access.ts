@@ -24,6 +24,18 @@ declare module 'fastify' {
 
 const ANONYMOUS: Principal = { kind: 'anonymous' };
 
+type SignedIn = Extract<Principal, { kind: 'user' }>;
+
+/**
+ * The caller of a route whose access requires a signed-in user. The access
+ * layer has already refused everyone else, so anything but a user is a bug.
+ */
+export function signedInUser(request: FastifyRequest): SignedIn {
+  const { principal } = request;
+  if (principal.kind !== 'user') throw new Error(`unreachable: ${request.method} ${request.routeOptions.url} reached without a signed-in user`);
+  return principal;
+}
+
 /** Resolves the caller from the session cookie: the one place that says who someone is. */
 export async function resolvePrincipal(auth: Auth, db: Db, request: FastifyRequest): Promise<Principal> {
   const session = await auth.api.getSession({ headers: toFetchHeaders(request) });

@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { JobParamsSchema, ListJobsQuerySchema, ListWaitlistQuerySchema, WaitlistEntryParamsSchema } from '../../shared/schemas/admin';
+import { signedInUser } from '../access/access';
 import { parseInput } from '../platform/http/problem';
 import { exportWaitlistCsv, inviteBroker, listFailedJobs, listWaitlist, retryJob, type AdminDeps } from './admin.service';
 
@@ -8,12 +9,6 @@ import { exportWaitlistCsv, inviteBroker, listFailedJobs, listWaitlist, retryJob
  * not in a hook, so a hidden route's 404 stays identical to an unknown one's.
  */
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
-
-function adminUserId(request: FastifyRequest): string {
-  // The access layer lets only platform admins, who are signed-in users, through.
-  if (request.principal.kind !== 'user') throw new Error('unreachable: an admin route without a user');
-  return request.principal.userId;
-}
 
 /** The platform admins' console: the waitlist (list, CSV, invite as broker) and the failed background jobs. */
 export async function adminRoutes(app: FastifyInstance, deps: AdminDeps & { onJobsEnqueued: () => void }) {
@@ -32,7 +27,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps & { onJo
 
   app.post('/api/admin/waitlist/:id/invite', { config: { access: 'platform-admin' } }, async (request) => {
     const { id } = parseInput(WaitlistEntryParamsSchema, request.params);
-    const result = await inviteBroker(deps, { entryId: id, invitedBy: adminUserId(request) });
+    const result = await inviteBroker(deps, { entryId: id, invitedBy: signedInUser(request).userId });
     deps.onJobsEnqueued();
     request.log.info({ waitlistEntry: id }, 'waitlist entry invited as broker');
     return result;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '../../shared/errors';
+import { AppError, invalidField } from '../../shared/errors';
 import type { Db } from '../db/client';
 import { sendFetchResponse, toFetchHeaders } from '../platform/http/fetch-bridge';
 import { AUTH_BASE_PATH, userForResetToken, type Auth } from './auth';
@@ -18,6 +18,16 @@ const bodyField = (body: unknown, name: string) => {
   const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
   return typeof value === 'string' ? value : '';
 };
+
+/**
+ * The throttle keys of one attempt: the client address and, when the body
+ * names one, the account's e-mail (trimmed, lower-cased).
+ */
+function throttleKeys(kind: 'sign-in' | 'reset', request: FastifyRequest) {
+  const email = bodyField(request.body, 'email').trim().toLowerCase();
+  const emailKey = email ? `${kind}:email:${email}` : null;
+  return { emailKey, keys: [`${kind}:ip:${request.ip}`, ...(emailKey ? [emailKey] : [])] };
+}
 
 function refuseWhenThrottled(verdict: ThrottleVerdict, what: string) {
   if (verdict.kind === 'refuse') {
@@ -48,20 +58,18 @@ export async function authRoutes(app: FastifyInstance, { auth, db, brandName, si
       const action = request.method === 'POST' ? (request.params as { '*': string })['*'] : null;
 
       if (action === 'sign-in/email') {
-        const email = bodyField(request.body, 'email').trim().toLowerCase();
-        const keys = [`sign-in:ip:${request.ip}`, ...(email ? [`sign-in:email:${email}`] : [])];
+        const { emailKey, keys } = throttleKeys('sign-in', request);
         const verdict = await checkThrottle(db, keys, signInThrottle);
         refuseWhenThrottled(verdict, 'sign-in attempts');
         if (verdict.kind === 'go' && verdict.delayMs > 0) await sleep(verdict.delayMs);
         const response = await forward(request);
         if (response.status === 401) await recordAttempt(db, keys);
-        else if (response.ok && email) await clearAttempts(db, `sign-in:email:${email}`);
+        else if (response.ok && emailKey) await clearAttempts(db, emailKey);
         return sendFetchResponse(reply, response);
       }
 
       if (action === 'request-password-reset') {
-        const email = bodyField(request.body, 'email').trim().toLowerCase();
-        const keys = [`reset:ip:${request.ip}`, ...(email ? [`reset:email:${email}`] : [])];
+        const { keys } = throttleKeys('reset', request);
         refuseWhenThrottled(await checkThrottle(db, keys, RESET_REQUEST_THROTTLE), 'password-reset requests');
         await recordAttempt(db, keys);
         return sendFetchResponse(reply, await forward(request));
@@ -73,7 +81,7 @@ export async function authRoutes(app: FastifyInstance, { auth, db, brandName, si
         // An unknown or expired token is better-auth's to refuse; a valid one must bring a good password.
         if (owner) {
           const verdict = checkPassword(bodyField(request.body, 'newPassword'), { email: owner.email, name: owner.name, brandName });
-          if (!verdict.ok) throw new AppError('validation_failed', 'Invalid fields: newPassword', [{ field: 'newPassword', message: verdict.message }]);
+          if (!verdict.ok) throw invalidField('newPassword', verdict.message);
         }
         return sendFetchResponse(reply, await forward(request));
       }

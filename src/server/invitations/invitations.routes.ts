@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AcceptInvitationSchema, LookupInvitationSchema, type AcceptInvitationResult } from '../../shared/schemas/invitations';
+import { forwardSetCookies } from '../platform/http/fetch-bridge';
 import { parseInput } from '../platform/http/problem';
 import { acceptInvitation, lookupInvitation, type InvitationDeps } from './invitations.service';
 
@@ -16,8 +17,7 @@ export async function invitationRoutes(app: FastifyInstance, deps: InvitationDep
     const input = parseInput(AcceptInvitationSchema, request.body);
     const { redirectTo, signIn } = await acceptInvitation(deps, input);
     request.log.info({ invitation: 'accepted' }, 'invitation accepted');
-    const cookies = signIn.headers.getSetCookie();
-    if (cookies.length > 0) void reply.header('set-cookie', cookies);
+    forwardSetCookies(reply, signIn);
     const result: AcceptInvitationResult = { redirectTo };
     return reply.status(200).send(result);
   });

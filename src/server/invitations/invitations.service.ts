@@ -1,4 +1,4 @@
-import { AppError } from '../../shared/errors';
+import { AppError, invalidField } from '../../shared/errors';
 import type { AcceptInvitation, InvitationSummary } from '../../shared/schemas/invitations';
 import { createCredentialUser, type Auth } from '../auth/auth';
 import { checkPassword } from '../auth/password-policy';
@@ -84,12 +84,12 @@ export async function acceptInvitation(deps: InvitationDeps, input: AcceptInvita
   let response: Response | null = null;
   if (existing) {
     response = await signIn();
-    if (!response.ok) throw new AppError('validation_failed', 'That is not the password of this account', [{ field: 'password', message: 'That is not the password of this account' }]);
+    if (!response.ok) throw invalidField('password', 'That is not the password of this account');
     userId = existing.id;
   } else {
-    if (!input.name) throw new AppError('validation_failed', 'Invalid fields: name', [{ field: 'name', message: 'Enter your name' }]);
+    if (!input.name) throw invalidField('name', 'Enter your name');
     const verdict = checkPassword(input.password, { email: found.email, name: input.name, brandName: deps.brandName });
-    if (!verdict.ok) throw new AppError('validation_failed', `Invalid fields: password`, [{ field: 'password', message: verdict.message }]);
+    if (!verdict.ok) throw invalidField('password', verdict.message);
     userId = (await createCredentialUser(deps.auth, { email: found.email, name: input.name, password: input.password })).id;
   }
 

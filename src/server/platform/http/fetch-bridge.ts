@@ -9,13 +9,18 @@ export function toFetchHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
+/** Copies every Set-Cookie of a Fetch Response onto the reply (a session that better-auth opened). */
+export function forwardSetCookies(reply: FastifyReply, response: Response) {
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) void reply.header('set-cookie', cookies);
+}
+
 /** Copies a Fetch Response onto the Fastify reply, every Set-Cookie included. */
 export async function sendFetchResponse(reply: FastifyReply, response: Response) {
   void reply.status(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie' && name !== 'content-length') void reply.header(name, value);
   });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) void reply.header('set-cookie', cookies);
+  forwardSetCookies(reply, response);
   return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
 }

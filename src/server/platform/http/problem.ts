@@ -47,9 +47,12 @@ export function toProblem(error: unknown, instance: string): ProblemDetails {
 }
 
 /** One error handler and one JSON 404 for the whole API. */
+/** The path of a request URL, without its query (what `instance` names). */
+const pathOf = (url: string) => url.split('?')[0] ?? url;
+
 export function registerProblemHandlers(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
-    const problem = toProblem(error, request.url.split('?')[0] ?? request.url);
+    const problem = toProblem(error, pathOf(request.url));
     if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ status: problem.status, code: problem.code, detail: problem.detail }, 'request refused');
     if (error instanceof AppError && error.retryAfterSeconds) void reply.header('retry-after', String(error.retryAfterSeconds));
@@ -58,5 +61,5 @@ export function registerProblemHandlers(app: FastifyInstance) {
 }
 
 export function apiNotFoundProblem(url: string) {
-  return toProblem(new AppError('not_found', `No API route ${url.split('?')[0]}`), url.split('?')[0] ?? url);
+  return toProblem(new AppError('not_found', `No API route ${pathOf(url)}`), pathOf(url));
 }
