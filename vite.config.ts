@@ -2,27 +2,25 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
-import { DEFAULT_PUBLIC_CONFIG as defaults, telHref } from './src/shared/public-config';
+import { escapeHtml } from './src/shared/html';
+import { DEFAULT_PUBLIC_CONFIG as defaults, publicConfigFrom } from './src/shared/public-config';
 
 /**
  * In `npm run dev` the page is not prerendered: fill the config tag the
  * server would fill, from the same environment variables.
  */
 function devPublicConfig(): Plugin {
-  const escape = (v: string) => v.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
   return {
     name: 'coverly-dev-public-config',
     apply: 'serve',
     transformIndexHtml(html) {
-      const contactPhone = process.env.CONTACT_PHONE || defaults.contactPhone;
-      const config = {
+      const config = publicConfigFrom({
         brandName: process.env.BRAND_NAME || defaults.brandName,
         contactEmail: process.env.CONTACT_EMAIL || defaults.contactEmail,
-        contactPhone,
-        contactPhoneHref: telHref(contactPhone),
+        contactPhone: process.env.CONTACT_PHONE || defaults.contactPhone,
         contactCity: process.env.CONTACT_CITY || defaults.contactCity,
-      };
-      return html.replace('__COVERLY_PUBLIC_CONFIG__', escape(JSON.stringify(config))).replace('<!--page-head-->', `<title>${escape(config.brandName)}</title>`);
+      });
+      return html.replace('__COVERLY_PUBLIC_CONFIG__', escapeHtml(JSON.stringify(config))).replace('<!--page-head-->', `<title>${escapeHtml(config.brandName)}</title>`);
     },
   };
 }

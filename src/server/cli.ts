@@ -8,11 +8,11 @@ import { countJobsByStatus, retryDeadJobs } from './platform/jobs/outbox';
 const USAGE = `Usage: npm run cli -- <command>
 
 Commands:
-  invite-admin <email>   mail a platform-admin invitation (single use, 7 days) and print its link
-  migrate            apply database migrations (the server also does this at start)
-  jobs               count background jobs by status (pending, running, done, dead)
-  retry-dead-jobs    put every dead job back in the queue with fresh attempts
-  help               show this text
+  invite-admin <email>  mail a platform-admin invitation (single use, 7 days) and print its link
+  migrate               apply database migrations (the server also does this at start)
+  jobs                  count background jobs by status (pending, running, done, dead)
+  retry-dead-jobs       put every dead job back in the queue with fresh attempts
+  help                  show this text
 
 With the embedded database (no DATABASE_URL), stop the server first: one process at a time may open it.`;
 

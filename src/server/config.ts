@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_PUBLIC_CONFIG as defaults, telHref, type PublicConfig } from '../shared/public-config';
+import { DEFAULT_PUBLIC_CONFIG as defaults, publicConfigFrom, type PublicConfig } from '../shared/public-config';
 
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optionalUrl = (protocols: string[]) =>
@@ -88,13 +88,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     waitlistRateLimit: { max: env.WAITLIST_RATE_LIMIT, windowMs: env.WAITLIST_RATE_WINDOW_SECONDS * 1000 },
-    publicConfig: {
+    publicConfig: publicConfigFrom({
       brandName: env.BRAND_NAME,
       contactEmail: env.CONTACT_EMAIL,
       contactPhone: env.CONTACT_PHONE,
-      contactPhoneHref: telHref(env.CONTACT_PHONE),
       contactCity: env.CONTACT_CITY,
-    },
+    }),
   };
 }
 

@@ -12,14 +12,18 @@ export interface PublicConfig {
   contactCity: string;
 }
 
+/** The browser's configuration from the configured values; the tel: URI is derived, never configured. */
+export function publicConfigFrom(values: Omit<PublicConfig, 'contactPhoneHref'>): PublicConfig {
+  return { ...values, contactPhoneHref: telHref(values.contactPhone) };
+}
+
 /** The embedded defaults (BRAND_NAME, CONTACT_EMAIL, CONTACT_PHONE, CONTACT_CITY). */
-export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
+export const DEFAULT_PUBLIC_CONFIG: PublicConfig = publicConfigFrom({
   brandName: 'Coverly',
   contactEmail: 'hello@coverly.localhost',
   contactPhone: '(555) 010-0199',
-  contactPhoneHref: 'tel:5550100199',
   contactCity: 'Austin, TX',
-};
+});
 
 export const PUBLIC_CONFIG_META = 'coverly-config';
 

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../../shared/html';
 import type { Db } from '../../db/client';
 import { enqueueJob } from '../jobs/outbox';
 import type { JobHandler } from '../jobs/worker';
@@ -16,8 +17,6 @@ export function mailJobHandler(mailer: Mailer): JobHandler {
   };
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
 /** A plain, readable HTML body around text paragraphs; every value is escaped here. */
 export function simpleHtml(brandName: string, paragraphs: string[]): string {

@@ -5,7 +5,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PRERENDER_TOKENS, type PublicConfig } from '../../../shared/public-config';
-import { escapeHtml } from '../mail/mail-jobs';
+import { escapeHtml } from '../../../shared/html';
 
 /** Routes whose HTML was prerendered at build time (scripts/prerender.mjs), by file name. */
 const PRERENDERED_ROUTES: Record<string, string> = {
@@ -87,7 +87,7 @@ export async function registerStaticSite(app: FastifyInstance, { distDir, public
   for (const [url, name] of Object.entries(PRERENDERED_ROUTES)) {
     app.get(url, (request, reply) => sendPage(request, reply, name));
   }
-  // Client-rendered pages: the invitation page and the signed-in app.
+  // Client-rendered pages: password reset, the invitation page and the signed-in app.
   for (const url of CLIENT_ROUTES) app.get(url, (request, reply) => sendPage(request, reply, 'shell'));
 
   await app.register(fastifyStatic, {
