@@ -10,12 +10,11 @@ const webDir = path.join(root, 'dist/web');
 const pagesDir = path.join(root, 'dist/pages');
 const entry = path.join(root, 'dist/prerender/entry-prerender.js');
 
-const { renderPage, publicPages, prerenderTargets } = await import(pathToFileURL(entry).href);
+const { renderPage, publicPages, prerenderTargets, escapeHtml } = await import(pathToFileURL(entry).href);
 const brandToken = '__COVERLY_BRAND_NAME__';
 const manifest = JSON.parse(await readFile(path.join(webDir, '.vite/manifest.json'), 'utf8'));
 const template = await readFile(path.join(webDir, 'index.html'), 'utf8');
 
-const escapeAttr = (value) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 
 /** The chunk of `source` and every chunk it statically imports, minus what the entry already loads. */
 function chunksOf(source, seen = new Set()) {
@@ -35,8 +34,8 @@ for (const { name, source } of prerenderTargets) {
   const html = await renderPage(page.path);
   const preloads = [...new Set(chunksOf(source))].filter((file) => !entryFiles.has(file));
   const head = [
-    `<title>${escapeAttr(page.title(brandToken))}</title>`,
-    `<meta name="description" content="${escapeAttr(page.description)}" />`,
+    `<title>${escapeHtml(page.title(brandToken))}</title>`,
+    `<meta name="description" content="${escapeHtml(page.description)}" />`,
     ...preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`),
   ].join('\n    ');
   const out = template.replace('<!--page-head-->', head).replace('<!--page-html-->', html);

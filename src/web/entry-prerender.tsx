@@ -6,6 +6,8 @@ import { AppRoutes } from './app/routes';
 import { PublicConfigProvider } from './lib/public-config';
 
 export { publicPages } from './lib/paths';
+// scripts/prerender.mjs escapes the page titles with the same function as the server.
+export { escapeHtml } from '../shared/html';
 
 /**
  * Renders one public page to HTML at build time, waiting for its lazy chunk.
