@@ -14,6 +14,8 @@ import type { ThrottlePolicy } from './auth/throttle';
 import { healthRoutes } from './health/health.routes';
 import { invitationRoutes } from './invitations/invitations.routes';
 import { meRoutes } from './me/me.routes';
+import { teamRoutes } from './teams/teams.routes';
+import { auditRoutes } from './audit/audit.routes';
 import { PROBLEM_CONTENT_TYPE, registerProblemHandlers, apiNotFoundProblem } from './platform/http/problem';
 import { registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
 import { registerStaticSite } from './platform/site/static-site';
@@ -81,7 +83,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, { auth, db: database.db, brandName: config.publicConfig.brandName, ...(deps.signInThrottle ? { signInThrottle: deps.signInThrottle } : {}) });
-  await app.register(meRoutes);
+  await app.register(meRoutes, { db: database.db });
+  const teamDeps = { db: database.db, publicUrl: config.publicUrl, brandName: config.publicConfig.brandName };
+  await app.register(teamRoutes, { ...teamDeps, onJobsEnqueued });
+  await app.register(auditRoutes, { db: database.db });
   await app.register(invitationRoutes, {
     db: database.db,
     auth,

@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'invite-admin') {
       const { link, invitation } = await createInvitation(
         { db: database.db, publicUrl: config.publicUrl, brandName: config.publicConfig.brandName },
-        { email: adminEmail, role: 'platform_admin', invitedBy: null },
+        { email: adminEmail, role: 'platform_admin', inviter: null },
       );
       console.log(`Platform-admin invitation for ${invitation.email} (works once, expires ${invitation.expiresAt.toUTCString()}):\n\n  ${link}\n`);
       console.log(`The invitation e-mail is queued; the server sends it when it runs (embedded: into ${config.dataDir}/mail).`);

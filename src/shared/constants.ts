@@ -12,3 +12,8 @@ export const SESSION_REFRESH_WITHIN_CHECKS = 3;
 export const REALTIME_HEARTBEAT_MS = 25_000;
 /** …and a client that hears nothing for heartbeat + this long reconnects. */
 export const REALTIME_TIMEOUT_MS = 10_000;
+
+/** Whether a session that ends at `expiresAt` is due for a refresh at the next check. */
+export function sessionNeedsRefresh(expiresAt: Date, now: Date): boolean {
+  return expiresAt.getTime() - now.getTime() <= SESSION_CHECK_INTERVAL_MS * SESSION_REFRESH_WITHIN_CHECKS;
+}

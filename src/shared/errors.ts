@@ -7,6 +7,8 @@ export const AppErrorCode = {
   ValidationFailed: 'validation_failed',
   BadRequest: 'bad_request',
   Unauthenticated: 'unauthenticated',
+  MfaRequired: 'mfa_required',
+  Conflict: 'conflict',
   Gone: 'gone',
   NotFound: 'not_found',
   Forbidden: 'forbidden',
@@ -22,6 +24,8 @@ export const appErrorStatus: Record<AppErrorCode, number> = {
   validation_failed: 400,
   bad_request: 400,
   unauthenticated: 401,
+  mfa_required: 401,
+  conflict: 409,
   forbidden: 403,
   not_found: 404,
   gone: 410,
@@ -36,6 +40,8 @@ export const appErrorTitle: Record<AppErrorCode, string> = {
   validation_failed: 'Your request has invalid fields',
   bad_request: 'Bad request',
   unauthenticated: 'Not signed in',
+  mfa_required: 'Two-step verification required',
+  conflict: 'Conflict',
   forbidden: 'Forbidden',
   not_found: 'Not found',
   gone: 'No longer available',
@@ -87,7 +93,7 @@ export function invalidField(field: string, message: string): AppError {
 
 export function statusToCode(status: number): AppErrorCode {
   const found = (Object.entries(appErrorStatus) as [AppErrorCode, number][]).find(
-    ([code, s]) => s === status && code !== 'validation_failed',
+    ([code, s]) => s === status && code !== 'validation_failed' && code !== 'mfa_required',
   );
   if (found) return found[0];
   return status >= 500 ? 'internal' : 'bad_request';

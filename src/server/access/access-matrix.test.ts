@@ -1,106 +1,212 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideAccess, type Principal, type RouteAccess } from '../../shared/domain/access';
+import { decideAccess, decideLoanAccess, LOAN_ACTIONS, mustEnrolMfa, type Principal, type RouteAccess, type SignedInPrincipal } from '../../shared/domain/access';
+import type { Me } from '../../shared/schemas/me';
+import { createPeople, type People } from '../../test/people';
 import { buildApp } from '../app';
-import { createAuth, createCredentialUser } from '../auth/auth';
-import { grantPlatformAdmin } from '../invitations/invitations.queries';
+import { createAuth } from '../auth/auth';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testConfig } from '../../test/config';
-import { cookieFrom } from '../../test/http';
 import { registerAccessLayer } from './access';
 
-const PASSWORD = 'matrix walks every route';
 
-/** A concrete URL for a route pattern: parameters and wildcards filled in. */
-const concrete = (url: string) => url.replace(/:\w+/g, 'x').replace(/\*$/, 'get-session');
+const user = (overrides: Partial<SignedInPrincipal> = {}): Principal => ({
+  kind: 'user',
+  userId: 'u',
+  email: 'u@x.test',
+  name: 'U',
+  platformAdmin: false,
+  broker: false,
+  mfaEnrolled: false,
+  team: null,
+  ...overrides,
+});
 
 describe('decideAccess', () => {
   const anonymous: Principal = { kind: 'anonymous' };
-  const member: Principal = { kind: 'user', userId: 'u', email: 'u@x.test', name: 'U', platformAdmin: false };
-  const admin: Principal = { ...member, platformAdmin: true };
+  const member = user();
+  const admin = user({ platformAdmin: true });
+  const brokerNoMfa = user({ broker: true });
+  const broker = user({ broker: true, mfaEnrolled: true });
+  const ownerA = user({ broker: true, mfaEnrolled: true, team: { id: 'A', role: 'owner' } });
+  const assistantA = user({ mfaEnrolled: true, team: { id: 'A', role: 'assistant' } });
+  const newAssistantA = user({ team: { id: 'A', role: 'assistant' } });
   it.each([
-    ['public', anonymous, 'allow'],
-    ['public', member, 'allow'],
-    ['signed-in', anonymous, 'unauthenticated'],
-    ['signed-in', member, 'allow'],
-    ['platform-admin', anonymous, 'hidden'],
-    ['platform-admin', member, 'hidden'],
-    ['platform-admin', admin, 'allow'],
-  ] as const)('%s × %o → %s', (access, principal, decision) => {
-    expect(decideAccess(access as RouteAccess, principal)).toBe(decision);
+    ['public', anonymous, {}, 'allow'],
+    ['public', member, {}, 'allow'],
+    ['signed-in', anonymous, {}, 'unauthenticated'],
+    ['signed-in', member, {}, 'allow'],
+    ['platform-admin', anonymous, {}, 'hidden'],
+    ['platform-admin', member, {}, 'hidden'],
+    ['platform-admin', admin, {}, 'allow'],
+    ['broker', anonymous, {}, 'unauthenticated'],
+    ['broker', member, {}, 'hidden'],
+    ['broker', brokerNoMfa, {}, 'mfa-required'],
+    ['broker', broker, {}, 'allow'],
+    ['team-member', anonymous, { teamId: 'A' }, 'unauthenticated'],
+    ['team-member', admin, { teamId: 'A' }, 'hidden'],
+    ['team-member', ownerA, { teamId: 'A' }, 'allow'],
+    ['team-member', ownerA, { teamId: 'B' }, 'hidden'],
+    ['team-member', ownerA, {}, 'hidden'],
+    ['team-member', assistantA, { teamId: 'A' }, 'allow'],
+    ['team-member', newAssistantA, { teamId: 'A' }, 'mfa-required'],
+    ['team-member', newAssistantA, { teamId: 'B' }, 'hidden'],
+    ['team-owner', ownerA, { teamId: 'A' }, 'allow'],
+    ['team-owner', assistantA, { teamId: 'A' }, 'hidden'],
+    ['team-owner', newAssistantA, { teamId: 'A' }, 'hidden'],
+  ] as const)('%s × %o on %o → %s', (access, principal, target, decision) => {
+    expect(decideAccess(access as RouteAccess, principal, target)).toBe(decision);
+  });
+
+  it('asks owners, assistants and brokers to enrol an authenticator, and nobody else', () => {
+    expect(mustEnrolMfa(newAssistantA as SignedInPrincipal)).toBe(true);
+    expect(mustEnrolMfa(brokerNoMfa as SignedInPrincipal)).toBe(true);
+    expect(mustEnrolMfa(assistantA as SignedInPrincipal)).toBe(false);
+    expect(mustEnrolMfa(member as SignedInPrincipal)).toBe(false);
+    expect(mustEnrolMfa(admin as SignedInPrincipal)).toBe(false);
   });
 });
+
+describe('decideLoanAccess', () => {
+  it('lets the team do everything but an assistant delete, and borrowers see, comment and upload', () => {
+    const owner = { kind: 'team', role: 'owner' } as const;
+    const assistant = { kind: 'team', role: 'assistant' } as const;
+    const borrower = { kind: 'participant', role: 'borrower' } as const;
+    const coBorrower = { kind: 'participant', role: 'co_borrower' } as const;
+    for (const action of LOAN_ACTIONS) {
+      expect(decideLoanAccess(action, owner, true), `owner ${action}`).toBe('allow');
+      expect(decideLoanAccess(action, owner, false), `owner ${action} without MFA`).toBe('mfa-required');
+      expect(decideLoanAccess(action, assistant, true), `assistant ${action}`).toBe(action === 'delete-loan' ? 'hidden' : 'allow');
+      const borrowerMay = ['view', 'comment', 'upload'].includes(action);
+      expect(decideLoanAccess(action, borrower, false), `borrower ${action}`).toBe(borrowerMay ? 'allow' : 'hidden');
+      expect(decideLoanAccess(action, coBorrower, false), `co-borrower ${action}`).toBe(borrowerMay ? 'allow' : 'hidden');
+      expect(decideLoanAccess(action, { kind: 'none' }, true), `stranger ${action}`).toBe('hidden');
+    }
+  });
+});
+
+type Who = 'anonymous' | 'admin' | 'ownerA' | 'assistantA' | 'newAssistantA' | 'ownerB' | 'borrower';
 
 describe.each(backends)('role × endpoint matrix on %s', (backend) => {
   let database: TestDatabase;
   let app: FastifyInstance;
+  let people: People;
+  let pendingInvitation: string;
   const config = testConfig();
-  const cookies: Record<'anonymous' | 'member' | 'admin', string> = { anonymous: '', member: '', admin: '' };
-
-  const signIn = async (email: string) => {
-    const response = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email, password: PASSWORD } });
-    expect(response.statusCode).toBe(200);
-    return cookieFrom(response);
-  };
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
     app = await buildApp({ config, database, distDir: '/nonexistent' });
-    // A second handle on the same accounts, as the invitation flow would create them.
-    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
-    await createCredentialUser(auth, { email: 'member@matrix.test', name: 'Member', password: PASSWORD });
-    const admin = await createCredentialUser(auth, { email: 'admin@matrix.test', name: 'Admin', password: PASSWORD });
-    await grantPlatformAdmin(database.db, admin.id);
-    cookies.member = await signIn('member@matrix.test');
-    cookies.admin = await signIn('admin@matrix.test');
-  });
+    people = await createPeople(app, database.db, config);
+    const invited = await app.inject({ method: 'POST', url: `/api/teams/${people.teamA}/invitations`, headers: { cookie: people.ownerA.cookie }, payload: { email: 'pending@people.test' } });
+    pendingInvitation = (invited.json() as { id: string }).id;
+  }, 60_000);
   afterAll(async () => {
     await app?.close();
     await database?.destroy();
   });
 
-  const principals: Record<keyof typeof cookies, Principal> = {
-    anonymous: { kind: 'anonymous' },
-    member: { kind: 'user', userId: 'm', email: 'member@matrix.test', name: 'Member', platformAdmin: false },
-    admin: { kind: 'user', userId: 'a', email: 'admin@matrix.test', name: 'Admin', platformAdmin: true },
+  /** Who each caller is, written out by hand: the server must resolve each cookie to exactly this. */
+  const principalOf = (who: Who): Principal => {
+    if (who === 'anonymous') return { kind: 'anonymous' };
+    const person = people[who];
+    const base = { userId: person.userId, email: person.email, name: who };
+    switch (who) {
+      case 'admin':
+        return user({ ...base, platformAdmin: true });
+      case 'ownerA':
+        return user({ ...base, broker: true, mfaEnrolled: true, team: { id: people.teamA, role: 'owner' } });
+      case 'assistantA':
+        return user({ ...base, mfaEnrolled: true, team: { id: people.teamA, role: 'assistant' } });
+      case 'newAssistantA':
+        return user({ ...base, team: { id: people.teamA, role: 'assistant' } });
+      case 'ownerB':
+        return user({ ...base, broker: true, mfaEnrolled: true, team: { id: people.teamB, role: 'owner' } });
+      case 'borrower':
+        return user(base);
+    }
   };
+  const cookieOf = (who: Who) => (who === 'anonymous' ? '' : people[who].cookie);
+
+  /**
+   * A concrete URL for a route pattern, aimed at team A. The ids are real, and
+   * the one destructive call an owner may make there (removing a member) names
+   * the owner themself, which the last-owner rule refuses without a change.
+   */
+  const concrete = (url: string) =>
+    url
+      .replace(':teamId', people.teamA)
+      .replace(':userId', people.ownerA.userId)
+      .replace(':invitationId', pendingInvitation)
+      .replace(':version', '0123456789abcdef')
+      .replace(/:\w+/g, 'x')
+      .replace(/\*$/, 'get-session');
 
   it('covers every API route the app has, each with a declared access', () => {
     const api = app.routeAccessTable.filter((r) => r.url.startsWith('/api'));
-    expect(api.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
+    expect(api.map((r) => `${r.method} ${r.url} ${r.access}`).sort()).toEqual(
       [
-        'GET /api/admin/jobs',
-        'GET /api/admin/waitlist',
-        'GET /api/admin/waitlist.csv',
-        'GET /api/auth/*',
-        'GET /api/me',
-        'POST /api/admin/jobs/:id/retry',
-        'POST /api/admin/waitlist/:id/invite',
-        'POST /api/auth/*',
-        'POST /api/invitations/accept',
-        'POST /api/invitations/lookup',
-        'POST /api/waitlist',
+        'DELETE /api/teams/:teamId/invitations/:invitationId team-owner',
+        'DELETE /api/teams/:teamId/logo team-owner',
+        'DELETE /api/teams/:teamId/members/:userId team-owner',
+        'GET /api/admin/audit platform-admin',
+        'GET /api/admin/jobs platform-admin',
+        'GET /api/admin/waitlist platform-admin',
+        'GET /api/admin/waitlist.csv platform-admin',
+        'GET /api/auth/* public',
+        'GET /api/me signed-in',
+        'GET /api/team-logos/:teamId/:version public',
+        'GET /api/teams/:teamId team-member',
+        'GET /api/teams/:teamId/audit team-owner',
+        'GET /api/teams/:teamId/members team-member',
+        'PATCH /api/me signed-in',
+        'PATCH /api/teams/:teamId team-owner',
+        'PATCH /api/teams/:teamId/members/:userId team-owner',
+        'POST /api/admin/jobs/:id/retry platform-admin',
+        'POST /api/admin/waitlist/:id/invite platform-admin',
+        'POST /api/auth/* public',
+        'POST /api/invitations/accept public',
+        'POST /api/invitations/lookup public',
+        'POST /api/teams broker',
+        'POST /api/teams/:teamId/invitations team-owner',
+        'POST /api/waitlist public',
+        'PUT /api/teams/:teamId/logo team-owner',
       ].sort(),
     );
   });
 
+  it('resolves each caller to the principal the table is asked about', async () => {
+    for (const who of ['admin', 'ownerA', 'assistantA', 'newAssistantA', 'ownerB', 'borrower'] as const) {
+      const me = (await app.inject({ url: '/api/me', headers: { cookie: cookieOf(who) } })).json() as Me;
+      const expected = principalOf(who) as SignedInPrincipal;
+      expect({ platformAdmin: me.platformAdmin, broker: me.broker, mfaEnrolled: me.mfaEnrolled, team: me.team && { id: me.team.id, role: me.team.role } }, who).toEqual({
+        platformAdmin: expected.platformAdmin,
+        broker: expected.broker,
+        mfaEnrolled: expected.mfaEnrolled,
+        team: expected.team,
+      });
+    }
+  });
+
   it('answers each cell as the shared table decides', async () => {
     const hiddenBody = (await app.inject({ url: '/api/__no_such_route__' })).json();
+    const whos: Who[] = ['anonymous', 'admin', 'ownerA', 'assistantA', 'newAssistantA', 'ownerB', 'borrower'];
+    const routes = app.routeAccessTable.filter((r) => r.url.startsWith('/api'));
     const cells: string[] = [];
-    for (const route of app.routeAccessTable.filter((r) => r.url.startsWith('/api'))) {
-      for (const who of Object.keys(cookies) as (keyof typeof cookies)[]) {
-        const url = concrete(route.url);
+    for (const route of routes) {
+      for (const who of whos) {
         const response = await app.inject({
-          method: route.method as 'GET' | 'POST',
-          url,
-          headers: cookies[who] ? { cookie: cookies[who] } : {},
-          ...(route.method === 'POST' ? { payload: {} } : {}),
+          method: route.method as 'GET',
+          url: concrete(route.url),
+          headers: cookieOf(who) ? { cookie: cookieOf(who) } : {},
+          ...(['POST', 'PATCH', 'PUT'].includes(route.method) ? { payload: {} } : {}),
         });
-        const decision = decideAccess(route.access, principals[who]);
+        const decision = decideAccess(route.access, principalOf(who), route.url.includes(':teamId') && !route.url.startsWith('/api/team-logos') ? { teamId: people.teamA } : {});
         const cell = `${route.method} ${route.url} as ${who}`;
-        cells.push(cell);
-        if (decision === 'unauthenticated') {
+        cells.push(`${cell}: ${decision}`);
+        if (decision === 'unauthenticated' || decision === 'mfa-required') {
           expect(response.statusCode, cell).toBe(401);
+          expect(response.json().code, cell).toBe(decision === 'unauthenticated' ? 'unauthenticated' : 'mfa_required');
         } else if (decision === 'hidden') {
           // Exactly what a route that does not exist answers.
           expect(response.statusCode, cell).toBe(404);
@@ -108,12 +214,14 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         } else {
           expect(response.statusCode, cell).not.toBe(401);
           expect(response.statusCode, cell).toBeLessThan(500);
-          if (response.statusCode === 404) expect(response.json().code, cell).not.toBe('not_found');
+          if (response.statusCode === 404) expect(response.json().detail, cell).not.toMatch(/^No API route/);
         }
       }
     }
-    expect(cells.length).toBe(app.routeAccessTable.filter((r) => r.url.startsWith('/api')).length * 3);
-  });
+    expect(cells.length).toBe(routes.length * whos.length);
+    // Every kind of answer occurs somewhere, so no branch above is dead.
+    for (const decision of ['allow', 'unauthenticated', 'mfa-required', 'hidden']) expect(cells.some((c) => c.endsWith(decision)), decision).toBe(true);
+  }, 60_000);
 });
 
 describe('the access layer at start-up', () => {

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors';
-import { decideAccess, ROUTE_ACCESS, type Principal, type RouteAccess } from '../../shared/domain/access';
+import { decideAccess, ROUTE_ACCESS, type Principal, type RouteAccess, type SignedInPrincipal } from '../../shared/domain/access';
 import type { Auth } from '../auth/auth';
 import type { Db } from '../db/client';
-import { platformAdmin } from '../db/schema';
-import { toFetchHeaders } from '../platform/http/fetch-bridge';
+import { broker, platformAdmin, teamMember, user } from '../db/schema';
+import { forwardSetCookies, toFetchHeaders } from '../platform/http/fetch-bridge';
 import { apiNotFoundProblem, PROBLEM_CONTENT_TYPE } from '../platform/http/problem';
 
 declare module 'fastify' {
@@ -15,6 +15,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal;
+    /** When the caller's session ends (signed-in callers only). */
+    sessionExpiresAt: Date | null;
   }
   interface FastifyInstance {
     /** Every route with its declared access, for the role × endpoint matrix test. */
@@ -24,35 +26,70 @@ declare module 'fastify' {
 
 const ANONYMOUS: Principal = { kind: 'anonymous' };
 
-type SignedIn = Extract<Principal, { kind: 'user' }>;
-
 /**
  * The caller of a route whose access requires a signed-in user. The access
  * layer has already refused everyone else, so anything but a user is a bug.
  */
-export function signedInUser(request: FastifyRequest): SignedIn {
+export function signedInUser(request: FastifyRequest): SignedInPrincipal {
   const { principal } = request;
   if (principal.kind !== 'user') throw new Error(`unreachable: ${request.method} ${request.routeOptions.url} reached without a signed-in user`);
   return principal;
 }
 
-/** Resolves the caller from the session cookie: the one place that says who someone is. */
-export async function resolvePrincipal(auth: Auth, db: Db, request: FastifyRequest): Promise<Principal> {
-  const session = await auth.api.getSession({ headers: toFetchHeaders(request) });
-  if (!session) return ANONYMOUS;
-  const [admin] = await db.select({ userId: platformAdmin.userId }).from(platformAdmin).where(eq(platformAdmin.userId, session.user.id));
-  return { kind: 'user', userId: session.user.id, email: session.user.email, name: session.user.name, platformAdmin: Boolean(admin) };
+/** Everything the access table needs to know about one account, in one query. */
+async function grantsOf(db: Db, userId: string) {
+  const [row] = await db
+    .select({ admin: platformAdmin.userId, broker: broker.userId, teamId: teamMember.teamId, role: teamMember.role })
+    .from(user)
+    .leftJoin(platformAdmin, eq(platformAdmin.userId, user.id))
+    .leftJoin(broker, eq(broker.userId, user.id))
+    .leftJoin(teamMember, eq(teamMember.userId, user.id))
+    .where(eq(user.id, userId));
+  return {
+    platformAdmin: Boolean(row?.admin),
+    broker: Boolean(row?.broker),
+    team: row?.teamId && row.role ? { id: row.teamId, role: row.role } : null,
+  };
 }
+
+/**
+ * Resolves the caller from the session cookie: the one place that says who
+ * someone is. Team membership is read on every request, so a removed member
+ * loses access with their very next call. When better-auth slides the
+ * session's expiry forward, its refreshed cookie is passed on to the reply.
+ */
+export async function resolvePrincipal(auth: Auth, db: Db, request: FastifyRequest, reply?: FastifyReply): Promise<Principal> {
+  const { headers, response: session } = await auth.api.getSession({ headers: toFetchHeaders(request), returnHeaders: true });
+  if (reply) forwardSetCookies(reply, { headers });
+  if (!session) return ANONYMOUS;
+  request.sessionExpiresAt = new Date(session.session.expiresAt);
+  return {
+    kind: 'user',
+    userId: session.user.id,
+    email: session.user.email,
+    name: session.user.name,
+    mfaEnrolled: session.user.twoFactorEnabled === true,
+    ...(await grantsOf(db, session.user.id)),
+  };
+}
+
+/** The team a route's `:teamId` names, if it has one. */
+const targetOf = (request: FastifyRequest) => {
+  const params = request.params as Record<string, string | undefined> | undefined;
+  return params?.teamId ? { teamId: params.teamId } : {};
+};
 
 /**
  * The access layer. Every /api route must declare `config.access`; start-up
  * fails for one that does not, so no route can slip past. Each request to a
  * non-public route resolves its principal once and is allowed, asked to sign
- * in (401), or answered exactly like an unknown route (404).
+ * in or to enrol an authenticator (401), or answered exactly like an unknown
+ * route (404).
  */
 export function registerAccessLayer(app: FastifyInstance, { auth, db }: { auth: Auth; db: Db }) {
   app.decorate('routeAccessTable', []);
   app.decorateRequest('principal', null as never);
+  app.decorateRequest('sessionExpiresAt', null);
 
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
@@ -72,9 +109,10 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db }: { auth: 
       request.principal = ANONYMOUS;
       return;
     }
-    request.principal = await resolvePrincipal(auth, db, request);
-    const decision = decideAccess(access, request.principal);
+    request.principal = await resolvePrincipal(auth, db, request, reply);
+    const decision = decideAccess(access, request.principal, targetOf(request));
     if (decision === 'unauthenticated') throw new AppError('unauthenticated', 'Sign in to continue');
+    if (decision === 'mfa-required') throw new AppError('mfa_required', 'Set up two-step verification to continue');
     if (decision === 'hidden') {
       return reply.status(404).type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
     }

@@ -1,3 +1,4 @@
+import { auditOrigin } from '../audit/audit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { JobParamsSchema, ListJobsQuerySchema, ListWaitlistQuerySchema, WaitlistEntryParamsSchema } from '../../shared/schemas/admin';
 import { signedInUser } from '../access/access';
@@ -27,7 +28,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps & { onJo
 
   app.post('/api/admin/waitlist/:id/invite', { config: { access: 'platform-admin' } }, async (request) => {
     const { id } = parseInput(WaitlistEntryParamsSchema, request.params);
-    const result = await inviteBroker(deps, { entryId: id, invitedBy: signedInUser(request).userId });
+    const admin = signedInUser(request);
+    const result = await inviteBroker(deps, { entryId: id, inviter: { id: admin.userId, email: admin.email }, origin: auditOrigin(request) });
     deps.onJobsEnqueued();
     request.log.info({ waitlistEntry: id }, 'waitlist entry invited as broker');
     return result;

@@ -1,3 +1,4 @@
+import type { AuditEntry, AuditPerson } from '../audit/audit';
 import { AppError } from '../../shared/errors';
 import {
   JOB_LIST_LIMIT,
@@ -52,11 +53,11 @@ export async function exportWaitlistCsv(deps: Pick<AdminDeps, 'db'>, query: List
  * entry's new status commit together. Inviting an entry again sends a fresh
  * invitation (the first may have expired or been lost).
  */
-export async function inviteBroker(deps: AdminDeps, input: { entryId: string; invitedBy: string }): Promise<InviteBrokerResult> {
+export async function inviteBroker(deps: AdminDeps, input: { entryId: string; inviter: AuditPerson; origin: AuditEntry['origin'] }): Promise<InviteBrokerResult> {
   return deps.db.transaction(async (tx) => {
     const entry = await markWaitlistEntryInvited(tx, input.entryId);
     if (!entry) throw new AppError('not_found', 'There is no waitlist entry with this id');
-    const { invitation } = await createInvitationIn(tx, deps, { email: entry.email, role: 'broker', invitedBy: input.invitedBy });
+    const { invitation } = await createInvitationIn(tx, deps, { email: entry.email, role: 'broker', inviter: input.inviter, origin: input.origin });
     return { entry: toAdminEntry(entry), invitation: { email: invitation.email, expiresAt: invitation.expiresAt.toISOString() } };
   });
 }

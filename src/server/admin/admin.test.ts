@@ -198,12 +198,13 @@ describe.each(backends)('admin console API on %s', (backend) => {
     expect(lookup.statusCode).toBe(200);
     expect(lookup.json()).toMatchObject({ email: 'RAY@Example.com', role: 'broker', hasAccount: false });
 
-    // Accepting creates the broker's account, and nothing more: no admin rights.
+    // Accepting creates the broker's account with the right to found a team, and nothing more: no admin rights.
     const accepted = await app.inject({ method: 'POST', url: '/api/invitations/accept', payload: { token, name: 'Ray Investor', password: BROKER_PASSWORD } });
     expect(accepted.statusCode, accepted.body).toBe(200);
-    expect(accepted.json()).toEqual({ redirectTo: '/app' });
+    expect(accepted.json()).toEqual({ redirectTo: '/app/team/new', twoFactorRequired: false });
     const me = await app.inject({ url: '/api/me', headers: { cookie: cookieFrom(accepted) } });
-    expect(me.json()).toMatchObject({ user: { email: 'ray@example.com' }, platformAdmin: false });
+    // A broker enrols an authenticator before founding the team.
+    expect(me.json()).toMatchObject({ user: { email: 'ray@example.com' }, platformAdmin: false, broker: true, mfaEnrolled: false, mustEnrolMfa: true, team: null });
     expect((await app.inject({ url: '/api/admin/waitlist', headers: { cookie: cookieFrom(accepted) } })).statusCode).toBe(404);
   });
 

@@ -1,12 +1,12 @@
-import { simpleHtml } from '../platform/mail/mail-jobs';
+import { simpleHtml, type MailBrand } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 
-export function passwordResetMail({ email, name, link }: { email: string; name: string; link: string }, { brandName }: { brandName: string }): MailMessage {
+export function passwordResetMail({ email, name, link }: { email: string; name: string; link: string }, { brandName, brand = null }: { brandName: string; brand?: MailBrand | null }): MailMessage {
   const paragraphs = [
     `Hi ${name},`,
     `Someone asked to reset the password of your ${brandName} account. To choose a new password, open this link within an hour:\n${link}`,
     `The link works once. Choosing a new password signs you out everywhere else.`,
     `If you did not ask for this, ignore this e-mail: your password stays as it is.`,
   ];
-  return { to: email, subject: `Reset your ${brandName} password`, text: `${paragraphs.join('\n\n')}\n`, html: simpleHtml(brandName, paragraphs) };
+  return { to: email, subject: `Reset your ${brandName} password`, text: `${paragraphs.join('\n\n')}\n`, html: simpleHtml(brand ?? brandName, paragraphs) };
 }

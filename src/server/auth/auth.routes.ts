@@ -5,6 +5,8 @@ import type { Db } from '../db/client';
 import { sendFetchResponse, toFetchHeaders } from '../platform/http/fetch-bridge';
 import { AUTH_BASE_PATH, userForResetToken, type Auth } from './auth';
 import { checkPassword } from './password-policy';
+import { recordAudit, auditOrigin } from '../audit/audit';
+import { findUserByEmail } from '../invitations/invitations.queries';
 import { checkThrottle, clearAttempts, recordAttempt, RESET_REQUEST_THROTTLE, SIGN_IN_THROTTLE, type ThrottlePolicy, type ThrottleVerdict } from './throttle';
 
 export interface AuthRouteOptions {
@@ -12,6 +14,15 @@ export interface AuthRouteOptions {
   db: Db;
   brandName: string;
   signInThrottle?: ThrottlePolicy;
+}
+
+/** The JSON body of a better-auth answer, read without consuming it. */
+async function jsonOf(response: Response): Promise<{ twoFactorRedirect?: boolean; user?: { id: string; email: string } } | null> {
+  try {
+    return (await response.clone().json()) as { twoFactorRedirect?: boolean; user?: { id: string; email: string } } | null;
+  } catch {
+    return null;
+  }
 }
 
 const bodyField = (body: unknown, name: string) => {
@@ -38,10 +49,12 @@ function refuseWhenThrottled(verdict: ThrottleVerdict, what: string) {
 /**
  * better-auth's own endpoints (sign-in, sign-out, session, password reset…)
  * under /api/auth, public to the access layer because better-auth
- * authenticates each itself. Three get our rules first: sign-in is throttled
- * per account and per client address, reset requests are limited, and a new
- * password must pass the password policy. Public sign-up is disabled in the
- * library's configuration.
+ * authenticates each itself. Some get our rules first: sign-in is throttled
+ * per account and per client address, reset requests are limited, a new
+ * password must pass the password policy, and no device is ever trusted to
+ * skip two-step verification. Sign-ins, two-step changes and resets are
+ * written to the audit log. Public sign-up is disabled in the library's
+ * configuration.
  */
 export async function authRoutes(app: FastifyInstance, { auth, db, brandName, signInThrottle = SIGN_IN_THROTTLE }: AuthRouteOptions) {
   const forward = (request: FastifyRequest) => {
@@ -57,15 +70,60 @@ export async function authRoutes(app: FastifyInstance, { auth, db, brandName, si
     async handler(request, reply) {
       const action = request.method === 'POST' ? (request.params as { '*': string })['*'] : null;
 
+      const origin = auditOrigin(request);
+
       if (action === 'sign-in/email') {
         const { emailKey, keys } = throttleKeys('sign-in', request);
         const verdict = await checkThrottle(db, keys, signInThrottle);
         refuseWhenThrottled(verdict, 'sign-in attempts');
         if (verdict.kind === 'go' && verdict.delayMs > 0) await sleep(verdict.delayMs);
         const response = await forward(request);
-        if (response.status === 401) await recordAttempt(db, keys);
-        else if (response.ok && emailKey) await clearAttempts(db, emailKey);
+        if (response.status === 401) {
+          await recordAttempt(db, keys);
+          const email = bodyField(request.body, 'email').trim();
+          const known = email ? await findUserByEmail(db, email) : undefined;
+          await recordAudit(db, { action: 'sign_in.failed', actor: null, subject: known ? { id: known.id, email: known.email } : { id: null, email }, origin, data: { reason: 'wrong e-mail or password' } });
+        } else if (response.ok) {
+          if (emailKey) await clearAttempts(db, emailKey);
+          const body = await jsonOf(response);
+          // With two-step verification on, the session only comes with the code (below).
+          if (!body?.twoFactorRedirect && body?.user) await recordAudit(db, { action: 'sign_in.succeeded', actor: body.user, origin, data: { method: 'password' } });
+        }
         return sendFetchResponse(reply, response);
+      }
+
+      if (action === 'two-factor/verify-totp' || action === 'two-factor/verify-backup-code') {
+        // Every new sign-in asks for a code: no device is ever remembered.
+        if (request.body && typeof request.body === 'object') (request.body as Record<string, unknown>).trustDevice = false;
+        const before = await auth.api.getSession({ headers: toFetchHeaders(request) });
+        const response = await forward(request);
+        const method = action === 'two-factor/verify-totp' ? 'authenticator code' : 'backup code';
+        if (response.ok) {
+          const body = await jsonOf(response);
+          if (!before && body?.user) await recordAudit(db, { action: 'sign_in.succeeded', actor: body.user, origin, data: { method: `password and ${method}` } });
+          else if (before && !before.user.twoFactorEnabled) await recordAudit(db, { action: 'mfa.enrolled', actor: before.user, origin });
+        } else if (!before) {
+          await recordAudit(db, { action: 'sign_in.failed', actor: null, origin, data: { reason: `wrong ${method}` } });
+        }
+        return sendFetchResponse(reply, response);
+      }
+
+      if (action === 'two-factor/generate-backup-codes' || action === 'two-factor/disable') {
+        const before = await auth.api.getSession({ headers: toFetchHeaders(request) });
+        const response = await forward(request);
+        if (response.ok && before) {
+          await recordAudit(db, { action: action === 'two-factor/disable' ? 'mfa.disabled' : 'mfa.backup_codes_regenerated', actor: before.user, origin });
+        }
+        return sendFetchResponse(reply, response);
+      }
+
+      if (action === 'change-password') {
+        const current = await auth.api.getSession({ headers: toFetchHeaders(request) });
+        if (current) {
+          const verdict = checkPassword(bodyField(request.body, 'newPassword'), { email: current.user.email, name: current.user.name, brandName });
+          if (!verdict.ok) throw invalidField('newPassword', verdict.message);
+        }
+        return sendFetchResponse(reply, await forward(request));
       }
 
       if (action === 'request-password-reset') {
@@ -83,7 +141,9 @@ export async function authRoutes(app: FastifyInstance, { auth, db, brandName, si
           const verdict = checkPassword(bodyField(request.body, 'newPassword'), { email: owner.email, name: owner.name, brandName });
           if (!verdict.ok) throw invalidField('newPassword', verdict.message);
         }
-        return sendFetchResponse(reply, await forward(request));
+        const response = await forward(request);
+        if (response.ok && owner) await recordAudit(db, { action: 'password.reset', actor: { id: owner.id, email: owner.email }, origin });
+        return sendFetchResponse(reply, response);
       }
 
       return sendFetchResponse(reply, await forward(request));

@@ -1,9 +1,11 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { twoFactor } from 'better-auth/plugins';
 import type { Db } from '../db/client';
 import { authSchema } from '../db/schema';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/schemas/password';
 import { enqueueMail } from '../platform/mail/mail-jobs';
+import { mailBrandOfUser } from '../teams/team-brand';
 import { passwordResetMail } from './auth.mail';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -21,6 +23,8 @@ export interface AuthOptions {
 /** Reset links carry the token in the fragment: it never reaches a server log. */
 export const passwordResetLink = (publicUrl: string, token: string) => `${publicUrl}/reset-password#${token}`;
 export const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
+export const TOTP_DIGITS = 6;
+export const TOTP_PERIOD_SECONDS = 30;
 
 /**
  * The auth library (better-auth) over our database. Accounts come by
@@ -45,7 +49,9 @@ export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued }:
       // A reset ends every session of the account, wherever it was signed in.
       revokeSessionsOnPasswordReset: true,
       async sendResetPassword({ user, token }) {
-        await enqueueMail(db, passwordResetMail({ email: user.email, name: user.name, link: passwordResetLink(publicUrl, token) }, { brandName }));
+        // A team's people get the team's brand on every e-mail.
+        const brand = await mailBrandOfUser({ db, publicUrl }, user.id);
+        await enqueueMail(db, passwordResetMail({ email: user.email, name: user.name, link: passwordResetLink(publicUrl, token) }, { brandName, brand }));
         onJobsEnqueued?.();
       },
     },
@@ -65,6 +71,16 @@ export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued }:
     },
     // No network calls home: this product runs where it is installed.
     telemetry: { enabled: false },
+    plugins: [
+      // TOTP authenticators with one-time backup codes. An enrolled account is
+      // asked for a code at every new sign-in: the bridge never lets a device
+      // be "trusted" (src/server/auth/auth.routes.ts).
+      twoFactor({
+        issuer: brandName,
+        totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS },
+        backupCodeOptions: { amount: 10, length: 10 },
+      }),
+    ],
   });
 }
 

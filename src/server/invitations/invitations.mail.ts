@@ -1,20 +1,28 @@
 import type { InvitationRole } from '../db/schema';
-import { simpleHtml } from '../platform/mail/mail-jobs';
+import { simpleHtml, type MailBrand } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 
-const ROLE_TEXT: Record<InvitationRole, string> = {
-  platform_admin: 'a platform admin, with access to the waitlist and the teams on',
-  broker: 'a mortgage broker, one of the first on',
-};
+export interface InvitationMailInput {
+  email: string;
+  role: InvitationRole;
+  link: string;
+  expiresAt: Date;
+  /** For a team invitation: the team, its brand, and who invited. */
+  team?: { name: string; inviterName: string; brand: MailBrand };
+}
 
-export function invitationMail(
-  { email, role, link, expiresAt }: { email: string; role: InvitationRole; link: string; expiresAt: Date },
-  { brandName }: { brandName: string },
-): MailMessage {
+export function invitationMail({ email, role, link, expiresAt, team }: InvitationMailInput, { brandName }: { brandName: string }): MailMessage {
+  const invitedAs =
+    role === 'assistant' && team
+      ? `${team.inviterName} invited you to join ${team.name} on ${brandName} as an assistant: you will work the team's loan files with them.`
+      : role === 'platform_admin'
+        ? `You have been invited to join ${brandName} as a platform admin, with access to the waitlist and the teams on ${brandName}.`
+        : `You have been invited to join ${brandName} as a mortgage broker, one of the first on ${brandName}. After you set your password you will set up two-step verification and create your team.`;
   const paragraphs = [
-    `You have been invited to join ${brandName} as ${ROLE_TEXT[role]} ${brandName}.`,
+    invitedAs,
     `Accept the invitation and set your password here:\n${link}`,
     `The link works once and expires on ${expiresAt.toUTCString()}. If you were not expecting it, ignore this e-mail.`,
   ];
-  return { to: email, subject: `Your invitation to ${brandName}`, text: `${paragraphs.join('\n\n')}\n`, html: simpleHtml(brandName, paragraphs) };
+  const subject = team ? `${team.inviterName} invited you to ${team.name}` : `Your invitation to ${brandName}`;
+  return { to: email, subject, text: `${paragraphs.join('\n\n')}\n`, html: simpleHtml(team?.brand ?? brandName, paragraphs) };
 }

@@ -4,7 +4,7 @@ import { invitation, platformAdmin, user, type Invitation, type InvitationRole }
 
 export async function insertInvitation(
   db: Db,
-  values: { email: string; role: InvitationRole; tokenHash: string; invitedBy: string | null; expiresAt: Date },
+  values: { email: string; role: InvitationRole; teamId: string | null; tokenHash: string; invitedBy: string | null; expiresAt: Date },
 ): Promise<Invitation> {
   const [row] = await db.insert(invitation).values(values).returning();
   if (!row) throw new Error('insertInvitation returned no row');

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AcceptInvitationSchema, LookupInvitationSchema, type AcceptInvitationResult } from '../../shared/schemas/invitations';
 import { forwardSetCookies } from '../platform/http/fetch-bridge';
 import { parseInput } from '../platform/http/problem';
+import { auditOrigin } from '../audit/audit';
 import { acceptInvitation, lookupInvitation, type InvitationDeps } from './invitations.service';
 
 // Tokens travel in request bodies, never in URLs, so they stay out of logs.
@@ -15,10 +16,10 @@ export async function invitationRoutes(app: FastifyInstance, deps: InvitationDep
 
   app.post('/api/invitations/accept', { bodyLimit: 4096, config: { access: 'public', rateLimit: limited } }, async (request, reply) => {
     const input = parseInput(AcceptInvitationSchema, request.body);
-    const { redirectTo, signIn } = await acceptInvitation(deps, input);
+    const { redirectTo, twoFactorRequired, signIn } = await acceptInvitation(deps, input, auditOrigin(request));
     request.log.info({ invitation: 'accepted' }, 'invitation accepted');
     forwardSetCookies(reply, signIn);
-    const result: AcceptInvitationResult = { redirectTo };
+    const result: AcceptInvitationResult = { redirectTo, twoFactorRequired };
     return reply.status(200).send(result);
   });
 }

@@ -5,9 +5,11 @@ import { checkPassword } from '../auth/password-policy';
 import type { Db } from '../db/client';
 import type { Invitation, InvitationRole } from '../db/schema';
 import { enqueueMail } from '../platform/mail/mail-jobs';
-import { invitationMail } from './invitations.mail';
+import { invitationMail, type InvitationMailInput } from './invitations.mail';
 import { claimInvitation, findInvitationByTokenHash, findUserByEmail, grantPlatformAdmin, insertInvitation } from './invitations.queries';
 import { hashInvitationToken, INVITATION_TTL_MS, newInvitationToken } from './invitations.tokens';
+import { recordAudit, type AuditEntry, type AuditPerson } from '../audit/audit';
+import { findTeam, findTeamOfUser, grantBroker, insertMember } from '../teams/teams.queries';
 
 export interface InvitationDeps {
   db: Db;
@@ -22,7 +24,11 @@ export const invitationLink = (publicUrl: string, token: string) => `${publicUrl
 export interface NewInvitation {
   email: string;
   role: InvitationRole;
-  invitedBy: string | null;
+  /** Who sends it; null from the command line. */
+  inviter: AuditPerson | null;
+  origin?: AuditEntry['origin'];
+  /** An assistant's invitation names the team they join, with what its e-mail shows. */
+  team?: { id: string } & NonNullable<InvitationMailInput['team']>;
   now?: Date;
 }
 
@@ -45,8 +51,23 @@ export async function createInvitationIn(
   const token = newInvitationToken();
   const link = invitationLink(deps.publicUrl, token);
   const expiresAt = new Date((input.now ?? new Date()).getTime() + INVITATION_TTL_MS);
-  const invitation = await insertInvitation(tx, { email: input.email.trim(), role: input.role, tokenHash: hashInvitationToken(token), invitedBy: input.invitedBy, expiresAt });
-  await enqueueMail(tx, invitationMail({ email: invitation.email, role: invitation.role, link, expiresAt }, deps));
+  const invitation = await insertInvitation(tx, {
+    email: input.email.trim(),
+    role: input.role,
+    teamId: input.team?.id ?? null,
+    tokenHash: hashInvitationToken(token),
+    invitedBy: input.inviter?.id ?? null,
+    expiresAt,
+  });
+  await recordAudit(tx, {
+    action: 'invitation.sent',
+    actor: input.inviter,
+    subject: { id: null, email: invitation.email },
+    teamId: invitation.teamId,
+    ...(input.origin ? { origin: input.origin } : {}),
+    data: { role: invitation.role, ...(input.inviter ? {} : { via: 'command line' }) },
+  });
+  await enqueueMail(tx, invitationMail({ email: invitation.email, role: invitation.role, link, expiresAt, ...(input.team ? { team: input.team } : {}) }, deps));
   return { invitation, link };
 }
 
@@ -55,27 +76,56 @@ async function usableInvitation(db: Db, token: string): Promise<Invitation> {
   const found = await findInvitationByTokenHash(db, hashInvitationToken(token));
   if (!found) throw new AppError('not_found', 'This invitation link is not valid');
   if (found.acceptedAt) throw new AppError('gone', 'This invitation has already been used');
+  if (found.revokedAt) throw new AppError('gone', 'This invitation was withdrawn; ask for a new one');
   if (found.expiresAt.getTime() <= Date.now()) throw new AppError('gone', 'This invitation has expired; ask for a new one');
   return found;
 }
 
 export async function lookupInvitation(deps: Pick<InvitationDeps, 'db'>, token: string): Promise<InvitationSummary> {
   const found = await usableInvitation(deps.db, token);
-  return { email: found.email, role: found.role, expiresAt: found.expiresAt.toISOString(), hasAccount: Boolean(await findUserByEmail(deps.db, found.email)) };
+  const invitedTo = found.teamId ? await findTeam(deps.db, found.teamId) : undefined;
+  return {
+    email: found.email,
+    role: found.role,
+    teamName: invitedTo?.name ?? null,
+    expiresAt: found.expiresAt.toISOString(),
+    hasAccount: Boolean(await findUserByEmail(deps.db, found.email)),
+  };
 }
 
 /**
- * Where each role lands after accepting. A broker invitation only creates the
- * account for now; creating the broker's team on acceptance comes with teams.
+ * Where each role lands after accepting. The app shell sends a broker (and an
+ * assistant) to set up two-step verification first, then on to these.
  */
-const ROLE_HOME: Record<InvitationRole, string> = { platform_admin: '/app', broker: '/app' };
+const ROLE_HOME: Record<InvitationRole, string> = { platform_admin: '/app', broker: '/app/team/new', assistant: '/app/team' };
+
+/** Grants what the invitation grants, inside the claiming transaction. */
+async function grantInvitedRole(tx: Db, claimed: Invitation, userId: string) {
+  switch (claimed.role) {
+    case 'platform_admin':
+      return grantPlatformAdmin(tx, userId);
+    case 'broker':
+      return grantBroker(tx, userId);
+    case 'assistant': {
+      if (!claimed.teamId) throw new Error(`assistant invitation ${claimed.id} has no team`);
+      const current = await findTeamOfUser(tx, userId);
+      if (current?.id === claimed.teamId) return;
+      if (current) throw new AppError('conflict', `This account already belongs to ${current.name}; one account works in one team`);
+      return insertMember(tx, { teamId: claimed.teamId, userId, role: 'assistant' });
+    }
+  }
+}
 
 /**
  * Accepts an invitation: creates the account (or checks the existing one's
  * password), grants exactly the invited role, and signs the person in.
  * Returns better-auth's sign-in response, whose cookies the route forwards.
  */
-export async function acceptInvitation(deps: InvitationDeps, input: AcceptInvitation): Promise<{ redirectTo: string; signIn: Response }> {
+export async function acceptInvitation(
+  deps: InvitationDeps,
+  input: AcceptInvitation,
+  origin: AuditEntry['origin'],
+): Promise<{ redirectTo: string; twoFactorRequired: boolean; signIn: Response }> {
   const found = await usableInvitation(deps.db, input.token);
   const existing = await findUserByEmail(deps.db, found.email);
   const signIn = () => deps.auth.api.signInEmail({ body: { email: found.email, password: input.password }, asResponse: true });
@@ -93,15 +143,25 @@ export async function acceptInvitation(deps: InvitationDeps, input: AcceptInvita
     userId = (await createCredentialUser(deps.auth, { email: found.email, name: input.name, password: input.password })).id;
   }
 
-  // Claiming and granting are one step: a used or expired invitation grants nothing.
+  // Claiming and granting are one step: a used, withdrawn or expired invitation grants nothing.
   const claimed = await deps.db.transaction(async (tx) => {
     const row = await claimInvitation(tx, found.id, userId);
-    if (row?.role === 'platform_admin') await grantPlatformAdmin(tx, userId);
+    if (!row) return null;
+    await grantInvitedRole(tx, row, userId);
+    await recordAudit(tx, {
+      action: 'invitation.accepted',
+      actor: { id: userId, email: found.email },
+      teamId: row.teamId,
+      origin,
+      data: { role: row.role, newAccount: !existing },
+    });
     return row;
   });
   if (!claimed) throw new AppError('gone', 'This invitation has already been used');
 
   response ??= await signIn();
   if (!response.ok) throw new Error(`Signing in after accepting an invitation failed with ${response.status}`);
-  return { redirectTo: ROLE_HOME[claimed.role], signIn: response };
+  // An account with two-step verification gets its session only after a code.
+  const body = (await response.clone().json()) as { twoFactorRedirect?: boolean } | null;
+  return { redirectTo: ROLE_HOME[claimed.role], twoFactorRequired: body?.twoFactorRedirect === true, signIn: response };
 }

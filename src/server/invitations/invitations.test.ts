@@ -31,7 +31,7 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
   const post = (url: string, payload: object, cookie?: string) => app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
 
   it('stores only a hash of the token and mails a single-use link that expires in 7 days', async () => {
-    const { invitation: row, link } = await createInvitation(deps(), { email: 'ada@coverly.test', role: 'platform_admin', invitedBy: null });
+    const { invitation: row, link } = await createInvitation(deps(), { email: 'ada@coverly.test', role: 'platform_admin', inviter: null });
     const token = tokenOf(link);
     expect(link).toMatch(/^http:\/\/localhost:3000\/invite#[A-Za-z0-9_-]{43}$/);
     const [stored] = await database.db.select().from(invitation).where(eq(invitation.id, row.id));
@@ -46,7 +46,7 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
   });
 
   it('walks an admin from invitation to signed-in session, and refuses the link a second time', async () => {
-    const { link } = await createInvitation(deps(), { email: 'Grace@Coverly.test', role: 'platform_admin', invitedBy: null });
+    const { link } = await createInvitation(deps(), { email: 'Grace@Coverly.test', role: 'platform_admin', inviter: null });
     const token = tokenOf(link);
 
     const lookup = await post('/api/invitations/lookup', { token });
@@ -62,7 +62,7 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
 
     const accepted = await post('/api/invitations/accept', { token, name: 'Grace Hopper', password: STRONG });
     expect(accepted.statusCode).toBe(200);
-    expect(accepted.json()).toEqual({ redirectTo: '/app' });
+    expect(accepted.json()).toEqual({ redirectTo: '/app', twoFactorRequired: false });
     const setCookie = String(accepted.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
@@ -70,7 +70,15 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
 
     const me = await app.inject({ url: '/api/me', headers: { cookie } });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ user: { id: expect.any(String), name: 'Grace Hopper', email: 'grace@coverly.test' }, platformAdmin: true });
+    expect(me.json()).toEqual({
+      user: { id: expect.any(String), name: 'Grace Hopper', email: 'grace@coverly.test' },
+      platformAdmin: true,
+      broker: false,
+      mfaEnrolled: false,
+      mustEnrolMfa: false,
+      team: null,
+      sessionExpiresAt: expect.any(String),
+    });
 
     const again = await post('/api/invitations/accept', { token, name: 'Mallory', password: STRONG });
     expect(again.statusCode).toBe(410);
@@ -79,12 +87,12 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
   });
 
   it('refuses expired and tampered tokens', async () => {
-    const { link } = await createInvitation(deps(), { email: 'late@coverly.test', role: 'platform_admin', invitedBy: null, now: new Date(Date.now() - 8 * 86_400_000) });
+    const { link } = await createInvitation(deps(), { email: 'late@coverly.test', role: 'platform_admin', inviter: null, now: new Date(Date.now() - 8 * 86_400_000) });
     const expired = await post('/api/invitations/accept', { token: tokenOf(link), name: 'Late', password: STRONG });
     expect(expired.statusCode).toBe(410);
     expect(expired.json().detail).toMatch(/expired/);
 
-    const { link: fresh } = await createInvitation(deps(), { email: 'tamper@coverly.test', role: 'platform_admin', invitedBy: null });
+    const { link: fresh } = await createInvitation(deps(), { email: 'tamper@coverly.test', role: 'platform_admin', inviter: null });
     const token = tokenOf(fresh);
     const tampered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
     const response = await post('/api/invitations/lookup', { token: tampered });
@@ -93,9 +101,9 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
   });
 
   it('lets an address that already has an account accept with its password', async () => {
-    const first = await createInvitation(deps(), { email: 'twice@coverly.test', role: 'platform_admin', invitedBy: null });
+    const first = await createInvitation(deps(), { email: 'twice@coverly.test', role: 'platform_admin', inviter: null });
     expect((await post('/api/invitations/accept', { token: tokenOf(first.link), name: 'Twice', password: STRONG })).statusCode).toBe(200);
-    const second = await createInvitation(deps(), { email: 'twice@coverly.test', role: 'platform_admin', invitedBy: null });
+    const second = await createInvitation(deps(), { email: 'twice@coverly.test', role: 'platform_admin', inviter: null });
     const lookup = await post('/api/invitations/lookup', { token: tokenOf(second.link) });
     expect(lookup.json().hasAccount).toBe(true);
     const wrong = await post('/api/invitations/accept', { token: tokenOf(second.link), password: 'not the right password' });
@@ -106,7 +114,7 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
   });
 
   it('signs in with one message for a wrong password and an unknown address, and signs out', async () => {
-    const { link } = await createInvitation(deps(), { email: 'signin@coverly.test', role: 'platform_admin', invitedBy: null });
+    const { link } = await createInvitation(deps(), { email: 'signin@coverly.test', role: 'platform_admin', inviter: null });
     await post('/api/invitations/accept', { token: tokenOf(link), name: 'Sign In', password: STRONG });
 
     const wrong = await post('/api/auth/sign-in/email', { email: 'signin@coverly.test', password: 'definitely wrong pw' });

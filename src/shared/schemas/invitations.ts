@@ -10,7 +10,9 @@ export const LookupInvitationSchema = z.strictObject({ token: InvitationToken })
 
 export const InvitationSummarySchema = z.object({
   email: z.string(),
-  role: z.enum(['platform_admin', 'broker']),
+  role: z.enum(['platform_admin', 'broker', 'assistant']),
+  /** The team an assistant is invited to join. */
+  teamName: z.string().nullable(),
   expiresAt: z.string(),
   /** The address already has an account: accepting asks for its password instead of a new one. */
   hasAccount: z.boolean(),
@@ -25,7 +27,11 @@ export const AcceptInvitationSchema = z.strictObject({
 });
 export type AcceptInvitation = z.infer<typeof AcceptInvitationSchema>;
 
-export const AcceptInvitationResultSchema = z.object({ redirectTo: z.string() });
+export const AcceptInvitationResultSchema = z.object({
+  redirectTo: z.string(),
+  /** The account has two-step verification: enter a code to finish signing in. */
+  twoFactorRequired: z.boolean(),
+});
 export type AcceptInvitationResult = z.infer<typeof AcceptInvitationResultSchema>;
 
 export const InviteAdminSchema = z.object({ email: z.email({ error: 'Enter a valid email address' }).max(254) });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { user } from './auth';
+import { team } from './teams';
 
 /** People who run the platform: they see the waitlist and all teams' metadata. */
 export const platformAdmin = pgTable('platform_admin', {
@@ -10,7 +11,7 @@ export const platformAdmin = pgTable('platform_admin', {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
-export const INVITATION_ROLES = ['platform_admin', 'broker'] as const;
+export const INVITATION_ROLES = ['platform_admin', 'broker', 'assistant'] as const;
 export type InvitationRole = (typeof INVITATION_ROLES)[number];
 
 /**
@@ -23,14 +24,23 @@ export const invitation = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     email: text().notNull(),
     role: text({ enum: INVITATION_ROLES }).notNull(),
+    /** The team an assistant joins; only team invitations have one. */
+    teamId: uuid().references(() => team.id, { onDelete: 'cascade' }),
     tokenHash: text().notNull().unique('invitation_token_hash_key'),
     invitedBy: text().references(() => user.id, { onDelete: 'set null' }),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     acceptedAt: timestamp({ withTimezone: true }),
     acceptedBy: text().references(() => user.id, { onDelete: 'set null' }),
+    /** Withdrawn by the team before it was used. */
+    revokedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('invitation_email_idx').on(sql`lower(${t.email})`), check('invitation_role_check', sql`${t.role} in ('platform_admin', 'broker')`)],
+  (t) => [
+    index('invitation_email_idx').on(sql`lower(${t.email})`),
+    index('invitation_team_id_idx').on(t.teamId),
+    check('invitation_role_check', sql`${t.role} in ('platform_admin', 'broker', 'assistant')`),
+    check('invitation_team_check', sql`(${t.role} = 'assistant') = (${t.teamId} is not null)`),
+  ],
 );
 
 export type Invitation = typeof invitation.$inferSelect;

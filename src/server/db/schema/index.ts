@@ -3,3 +3,5 @@ export * from './jobs';
 export * from './auth';
 export * from './accounts';
 export * from './throttle';
+export * from './teams';
+export * from './audit';

@@ -9,8 +9,8 @@ export function toFetchHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
-/** Copies every Set-Cookie of a Fetch Response onto the reply (a session that better-auth opened). */
-export function forwardSetCookies(reply: FastifyReply, response: Response) {
+/** Copies every Set-Cookie of a Fetch Response (or headers) onto the reply: a session better-auth opened or extended. */
+export function forwardSetCookies(reply: FastifyReply, response: { headers: Headers }) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) void reply.header('set-cookie', cookies);
 }

@@ -1,0 +1,138 @@
+import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { TeamRole } from '../../shared/domain/access';
+import type { Db } from '../db/client';
+import { broker, invitation, team, teamMember, user, type Team } from '../db/schema';
+
+/** The team without its logo bytes. */
+const teamColumns = {
+  id: team.id,
+  name: team.name,
+  accentColor: team.accentColor,
+  logoSha256: team.logoSha256,
+  createdAt: team.createdAt,
+};
+export type TeamSummary = Pick<Team, keyof typeof teamColumns>;
+
+export async function insertTeam(db: Db, values: { name: string; createdBy: string }): Promise<TeamSummary> {
+  const [row] = await db.insert(team).values(values).returning(teamColumns);
+  if (!row) throw new Error('insertTeam returned no row');
+  return row;
+}
+
+export async function findTeam(db: Db, teamId: string): Promise<TeamSummary | undefined> {
+  const [row] = await db.select(teamColumns).from(team).where(eq(team.id, teamId));
+  return row;
+}
+
+/** The team a person belongs to, with their role, if any. */
+export async function findTeamOfUser(db: Db, userId: string): Promise<(TeamSummary & { role: TeamRole }) | undefined> {
+  const [row] = await db
+    .select({ ...teamColumns, role: teamMember.role })
+    .from(teamMember)
+    .innerJoin(team, eq(team.id, teamMember.teamId))
+    .where(eq(teamMember.userId, userId));
+  return row;
+}
+
+export async function updateTeam(db: Db, teamId: string, values: { name?: string; accentColor?: string }): Promise<TeamSummary> {
+  const [row] = await db.update(team).set(values).where(eq(team.id, teamId)).returning(teamColumns);
+  if (!row) throw new Error(`updateTeam: no team ${teamId}`);
+  return row;
+}
+
+export async function setTeamLogo(db: Db, teamId: string, logo: { bytes: Buffer; type: string; sha256: string } | null): Promise<TeamSummary> {
+  const [row] = await db
+    .update(team)
+    .set(logo ? { logo: logo.bytes, logoType: logo.type, logoSha256: logo.sha256 } : { logo: null, logoType: null, logoSha256: null })
+    .where(eq(team.id, teamId))
+    .returning(teamColumns);
+  if (!row) throw new Error(`setTeamLogo: no team ${teamId}`);
+  return row;
+}
+
+export async function findTeamLogo(db: Db, teamId: string) {
+  const [row] = await db.select({ logo: team.logo, logoType: team.logoType, logoSha256: team.logoSha256 }).from(team).where(eq(team.id, teamId));
+  return row?.logo && row.logoType && row.logoSha256 ? { bytes: row.logo, type: row.logoType, sha256: row.logoSha256 } : null;
+}
+
+export async function insertMember(db: Db, values: { teamId: string; userId: string; role: TeamRole }) {
+  await db.insert(teamMember).values(values);
+}
+
+export async function listMembers(db: Db, teamId: string) {
+  return db
+    .select({ userId: user.id, name: user.name, email: user.email, role: teamMember.role, mfaEnrolled: user.twoFactorEnabled, joinedAt: teamMember.createdAt })
+    .from(teamMember)
+    .innerJoin(user, eq(user.id, teamMember.userId))
+    .where(eq(teamMember.teamId, teamId))
+    .orderBy(asc(teamMember.createdAt), asc(user.name));
+}
+
+export async function findMember(db: Db, teamId: string, userId: string) {
+  const [row] = await db
+    .select({ userId: user.id, email: user.email, role: teamMember.role })
+    .from(teamMember)
+    .innerJoin(user, eq(user.id, teamMember.userId))
+    .where(and(eq(teamMember.teamId, teamId), eq(teamMember.userId, userId)));
+  return row;
+}
+
+/** Locks the team's owner rows, so two owners demoting each other cannot leave the team without one. */
+export async function lockOwners(db: Db, teamId: string): Promise<number> {
+  const rows = await db
+    .select({ userId: teamMember.userId })
+    .from(teamMember)
+    .where(and(eq(teamMember.teamId, teamId), eq(teamMember.role, 'owner')))
+    .for('update');
+  return rows.length;
+}
+
+export async function updateMemberRole(db: Db, teamId: string, userId: string, role: TeamRole) {
+  await db.update(teamMember).set({ role }).where(and(eq(teamMember.teamId, teamId), eq(teamMember.userId, userId)));
+}
+
+export async function deleteMember(db: Db, teamId: string, userId: string) {
+  await db.delete(teamMember).where(and(eq(teamMember.teamId, teamId), eq(teamMember.userId, userId)));
+}
+
+/** Invitations to the team that nobody has used or withdrawn, newest first. */
+export async function listOpenTeamInvitations(db: Db, teamId: string) {
+  return db
+    .select({ id: invitation.id, email: invitation.email, expiresAt: invitation.expiresAt, createdAt: invitation.createdAt })
+    .from(invitation)
+    .where(and(eq(invitation.teamId, teamId), isNull(invitation.acceptedAt), isNull(invitation.revokedAt)))
+    .orderBy(sql`${invitation.createdAt} desc`);
+}
+
+/** Withdraws open invitations of the team: one by id, or every one to an address. Returns what it withdrew. */
+export async function revokeTeamInvitations(db: Db, teamId: string, which: { id: string } | { email: string }) {
+  return db
+    .update(invitation)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(
+        eq(invitation.teamId, teamId),
+        isNull(invitation.acceptedAt),
+        isNull(invitation.revokedAt),
+        'id' in which ? eq(invitation.id, which.id) : eq(sql`lower(${invitation.email})`, which.email.toLowerCase()),
+      ),
+    )
+    .returning({ id: invitation.id, email: invitation.email });
+}
+
+export async function countOpenTeamInvitations(db: Db, teamId: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(invitation)
+    .where(and(eq(invitation.teamId, teamId), isNull(invitation.acceptedAt), isNull(invitation.revokedAt), gt(invitation.expiresAt, sql`now()`)));
+  return row?.n ?? 0;
+}
+
+export async function isBroker(db: Db, userId: string) {
+  const [row] = await db.select({ userId: broker.userId }).from(broker).where(eq(broker.userId, userId));
+  return Boolean(row);
+}
+
+export async function grantBroker(db: Db, userId: string) {
+  await db.insert(broker).values({ userId }).onConflictDoNothing();
+}

@@ -1,0 +1,164 @@
+import type { SignedInPrincipal, TeamRole } from '../../shared/domain/access';
+import { AppError, invalidField } from '../../shared/errors';
+import { LOGO_MAX_BYTES, type CreateTeam, type TeamMembers, type TeamView } from '../../shared/schemas/teams';
+import { recordAudit, type AuditEntry } from '../audit/audit';
+import type { Db } from '../db/client';
+import { createInvitationIn } from '../invitations/invitations.service';
+import { logoPath, logoVersion, sniffLogoType } from './logo';
+import { teamMailBrand } from './team-brand';
+import * as q from './teams.queries';
+
+export interface TeamDeps {
+  db: Db;
+  publicUrl: string;
+  brandName: string;
+}
+
+type Origin = AuditEntry['origin'];
+
+const actorOf = (principal: SignedInPrincipal) => ({ id: principal.userId, email: principal.email });
+
+export const teamView = (team: q.TeamSummary, role: TeamRole): TeamView => ({
+  id: team.id,
+  name: team.name,
+  accentColor: team.accentColor,
+  logoUrl: logoPath(team.id, team.logoSha256),
+  role,
+});
+
+const mustFindTeam = async (db: Db, teamId: string) => {
+  const found = await q.findTeam(db, teamId);
+  // The access layer let the caller in, so the team exists; a race with its deletion reads as gone.
+  if (!found) throw new AppError('not_found', 'This team does not exist');
+  return found;
+};
+
+/** A broker founds their team and becomes its owner. One team per person. */
+export async function createTeam(deps: TeamDeps, principal: SignedInPrincipal, input: CreateTeam, origin: Origin): Promise<TeamView> {
+  return deps.db.transaction(async (tx) => {
+    const current = await q.findTeamOfUser(tx, principal.userId);
+    if (current) throw new AppError('conflict', `You already belong to ${current.name}`);
+    const created = await q.insertTeam(tx, { name: input.name, createdBy: principal.userId });
+    await q.insertMember(tx, { teamId: created.id, userId: principal.userId, role: 'owner' });
+    await recordAudit(tx, { action: 'team.created', actor: actorOf(principal), teamId: created.id, origin, data: { name: created.name } });
+    return teamView(created, 'owner');
+  });
+}
+
+export async function getTeam(deps: TeamDeps, principal: SignedInPrincipal, teamId: string): Promise<TeamView> {
+  const found = await mustFindTeam(deps.db, teamId);
+  return teamView(found, principal.team?.role ?? 'assistant');
+}
+
+export async function updateBranding(
+  deps: TeamDeps,
+  principal: SignedInPrincipal,
+  teamId: string,
+  input: { name?: string | undefined; accentColor?: string | undefined },
+  origin: Origin,
+): Promise<TeamView> {
+  return deps.db.transaction(async (tx) => {
+    const values = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.accentColor !== undefined ? { accentColor: input.accentColor } : {}) };
+    const updated = await q.updateTeam(tx, teamId, values);
+    await recordAudit(tx, { action: 'team.branding_updated', actor: actorOf(principal), teamId, origin, data: values });
+    return teamView(updated, 'owner');
+  });
+}
+
+/** Replaces the logo with an image whose bytes are checked, not its declared type. */
+export async function setLogo(deps: TeamDeps, principal: SignedInPrincipal, teamId: string, bytes: Buffer, origin: Origin): Promise<TeamView> {
+  if (bytes.length === 0) throw invalidField('logo', 'Choose an image file');
+  if (bytes.length > LOGO_MAX_BYTES) throw new AppError('payload_too_large', `The logo must be at most ${LOGO_MAX_BYTES / 1024} KB`);
+  const type = sniffLogoType(bytes);
+  if (!type) throw new AppError('unsupported_media_type', 'The logo must be a PNG, JPEG or WebP image');
+  return deps.db.transaction(async (tx) => {
+    const sha256 = logoVersion(bytes);
+    const updated = await q.setTeamLogo(tx, teamId, { bytes, type, sha256 });
+    await recordAudit(tx, { action: 'team.branding_updated', actor: actorOf(principal), teamId, origin, data: { logo: `${type}, ${bytes.length} bytes` } });
+    return teamView(updated, 'owner');
+  });
+}
+
+export async function removeLogo(deps: TeamDeps, principal: SignedInPrincipal, teamId: string, origin: Origin): Promise<TeamView> {
+  return deps.db.transaction(async (tx) => {
+    const updated = await q.setTeamLogo(tx, teamId, null);
+    await recordAudit(tx, { action: 'team.branding_updated', actor: actorOf(principal), teamId, origin, data: { logo: 'removed' } });
+    return teamView(updated, 'owner');
+  });
+}
+
+export async function listTeamMembers(deps: TeamDeps, teamId: string): Promise<TeamMembers> {
+  const [members, invitations] = await Promise.all([q.listMembers(deps.db, teamId), q.listOpenTeamInvitations(deps.db, teamId)]);
+  const now = Date.now();
+  return {
+    members: members.map((m) => ({ ...m, mfaEnrolled: m.mfaEnrolled === true, joinedAt: m.joinedAt.toISOString() })),
+    invitations: invitations.map((i) => ({
+      id: i.id,
+      email: i.email,
+      createdAt: i.createdAt.toISOString(),
+      expiresAt: i.expiresAt.toISOString(),
+      expired: i.expiresAt.getTime() <= now,
+    })),
+  };
+}
+
+/** A team has this many open invitations at most: a brake on a compromised owner account spamming addresses. */
+export const MAX_OPEN_TEAM_INVITATIONS = 50;
+
+/**
+ * Invites an assistant by e-mail. Inviting the same address again withdraws
+ * the earlier link and sends a fresh one.
+ */
+export async function inviteAssistant(deps: TeamDeps, principal: SignedInPrincipal, teamId: string, email: string, origin: Origin) {
+  return deps.db.transaction(async (tx) => {
+    const found = await mustFindTeam(tx, teamId);
+    const members = await q.listMembers(tx, teamId);
+    if (members.some((m) => m.email.toLowerCase() === email.toLowerCase())) throw new AppError('conflict', `${email} is already a member of ${found.name}`);
+    await q.revokeTeamInvitations(tx, teamId, { email });
+    if ((await q.countOpenTeamInvitations(tx, teamId)) >= MAX_OPEN_TEAM_INVITATIONS) {
+      throw new AppError('conflict', `${found.name} already has ${MAX_OPEN_TEAM_INVITATIONS} open invitations; withdraw some first`);
+    }
+    const { invitation } = await createInvitationIn(tx, deps, {
+      email,
+      role: 'assistant',
+      inviter: actorOf(principal),
+      origin,
+      team: { id: teamId, name: found.name, inviterName: principal.name, brand: teamMailBrand(found, deps.publicUrl) },
+    });
+    return { id: invitation.id, email: invitation.email, createdAt: invitation.createdAt.toISOString(), expiresAt: invitation.expiresAt.toISOString(), expired: false };
+  });
+}
+
+export async function revokeInvitation(deps: TeamDeps, principal: SignedInPrincipal, teamId: string, invitationId: string, origin: Origin) {
+  await deps.db.transaction(async (tx) => {
+    const [revoked] = await q.revokeTeamInvitations(tx, teamId, { id: invitationId });
+    if (!revoked) throw new AppError('not_found', 'No open invitation with this id in your team');
+    await recordAudit(tx, { action: 'invitation.revoked', actor: actorOf(principal), subject: { id: null, email: revoked.email }, teamId, origin });
+  });
+}
+
+const LAST_OWNER = 'A team needs at least one owner: make someone else an owner first';
+
+export async function changeRole(deps: TeamDeps, principal: SignedInPrincipal, teamId: string, userId: string, role: TeamRole, origin: Origin) {
+  await deps.db.transaction(async (tx) => {
+    const owners = await q.lockOwners(tx, teamId);
+    const member = await q.findMember(tx, teamId, userId);
+    if (!member) throw new AppError('not_found', 'No member with this id in your team');
+    if (member.role === role) return;
+    if (member.role === 'owner' && owners <= 1) throw new AppError('conflict', LAST_OWNER);
+    await q.updateMemberRole(tx, teamId, userId, role);
+    await recordAudit(tx, { action: 'member.role_changed', actor: actorOf(principal), subject: { id: member.userId, email: member.email }, teamId, origin, data: { from: member.role, to: role } });
+  });
+}
+
+/** Removes a member. Access is checked on every request, so their open sessions lose the team at once. */
+export async function removeMember(deps: TeamDeps, principal: SignedInPrincipal, teamId: string, userId: string, origin: Origin) {
+  await deps.db.transaction(async (tx) => {
+    const owners = await q.lockOwners(tx, teamId);
+    const member = await q.findMember(tx, teamId, userId);
+    if (!member) throw new AppError('not_found', 'No member with this id in your team');
+    if (member.role === 'owner' && owners <= 1) throw new AppError('conflict', LAST_OWNER);
+    await q.deleteMember(tx, teamId, userId);
+    await recordAudit(tx, { action: 'member.removed', actor: actorOf(principal), subject: { id: member.userId, email: member.email }, teamId, origin, data: { role: member.role } });
+  });
+}
