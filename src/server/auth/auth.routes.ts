@@ -123,7 +123,9 @@ export async function authRoutes(app: FastifyInstance, { auth, db, brandName, si
           const verdict = checkPassword(bodyField(request.body, 'newPassword'), { email: current.user.email, name: current.user.name, brandName });
           if (!verdict.ok) throw invalidField('newPassword', verdict.message);
         }
-        return sendFetchResponse(reply, await forward(request));
+        const response = await forward(request);
+        if (response.ok && current) await recordAudit(db, { action: 'password.changed', actor: current.user, origin });
+        return sendFetchResponse(reply, response);
       }
 
       if (action === 'request-password-reset') {

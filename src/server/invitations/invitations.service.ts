@@ -130,18 +130,20 @@ export async function acceptInvitation(
   const existing = await findUserByEmail(deps.db, found.email);
   const signIn = () => deps.auth.api.signInEmail({ body: { email: found.email, password: input.password }, asResponse: true });
 
-  let userId: string;
+  // The account as stored: its e-mail is lower-cased, whatever case the invitation was typed in.
+  let account: { id: string; email: string };
   let response: Response | null = null;
   if (existing) {
     response = await signIn();
     if (!response.ok) throw invalidField('password', 'That is not the password of this account');
-    userId = existing.id;
+    account = existing;
   } else {
     if (!input.name) throw invalidField('name', 'Enter your name');
     const verdict = checkPassword(input.password, { email: found.email, name: input.name, brandName: deps.brandName });
     if (!verdict.ok) throw invalidField('password', verdict.message);
-    userId = (await createCredentialUser(deps.auth, { email: found.email, name: input.name, password: input.password })).id;
+    account = await createCredentialUser(deps.auth, { email: found.email, name: input.name, password: input.password });
   }
+  const userId = account.id;
 
   // Claiming and granting are one step: a used, withdrawn or expired invitation grants nothing.
   const claimed = await deps.db.transaction(async (tx) => {
@@ -150,7 +152,7 @@ export async function acceptInvitation(
     await grantInvitedRole(tx, row, userId);
     await recordAudit(tx, {
       action: 'invitation.accepted',
-      actor: { id: userId, email: found.email },
+      actor: { id: userId, email: account.email },
       teamId: row.teamId,
       origin,
       data: { role: row.role, newAccount: !existing },

@@ -67,7 +67,9 @@ export async function teamRoutes(app: FastifyInstance, deps: teams.TeamDeps & { 
       config: {
         access: 'team-owner',
         // Per team, whoever sends them: invitations are e-mails to strangers' inboxes.
-        rateLimit: { max: 30, timeWindow: 60 * 60_000, keyGenerator: (request) => `team-invitations:${(request.params as { teamId?: string }).teamId ?? ''}` },
+        // Counted after the access layer (preHandler, not onRequest), so callers who may not
+        // invite for the team, anyone who read its id in a logo URL, cannot spend its budget.
+        rateLimit: { max: 30, timeWindow: 60 * 60_000, hook: 'preHandler', keyGenerator: (request) => `team-invitations:${(request.params as { teamId?: string }).teamId ?? ''}` },
       },
     },
     async (request, reply) => {

@@ -114,7 +114,9 @@ export async function inviteAssistant(deps: TeamDeps, principal: SignedInPrincip
     const found = await mustFindTeam(tx, teamId);
     const members = await q.listMembers(tx, teamId);
     if (members.some((m) => m.email.toLowerCase() === email.toLowerCase())) throw new AppError('conflict', `${email} is already a member of ${found.name}`);
-    await q.revokeTeamInvitations(tx, teamId, { email });
+    for (const withdrawn of await q.revokeTeamInvitations(tx, teamId, { email })) {
+      await recordAudit(tx, { action: 'invitation.revoked', actor: actorOf(principal), subject: { id: null, email: withdrawn.email }, teamId, origin, data: { reason: 'sent again' } });
+    }
     if ((await q.countOpenTeamInvitations(tx, teamId)) >= MAX_OPEN_TEAM_INVITATIONS) {
       throw new AppError('conflict', `${found.name} already has ${MAX_OPEN_TEAM_INVITATIONS} open invitations; withdraw some first`);
     }

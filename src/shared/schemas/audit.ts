@@ -8,6 +8,7 @@ export const AUDIT_ACTION_LABELS = {
   'mfa.backup_codes_regenerated': 'Made new backup codes',
   'mfa.disabled': 'Turned off two-step verification',
   'password.reset': 'Reset their password',
+  'password.changed': 'Changed their password',
   'invitation.sent': 'Sent an invitation',
   'invitation.accepted': 'Accepted an invitation',
   'invitation.revoked': 'Withdrew an invitation',

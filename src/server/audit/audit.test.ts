@@ -1,0 +1,382 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { desc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditAction, AuditEvent, AuditPage } from '../../shared/schemas/audit';
+import { buildApp } from '../app';
+import { createAuth, createCredentialUser } from '../auth/auth';
+import { SIGN_IN_THROTTLE } from '../auth/throttle';
+import { auditEvent, job } from '../db/schema';
+import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
+import type { MailMessage } from '../platform/mail/mailer';
+import { grantBroker } from '../teams/teams.queries';
+import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
+import { testConfig } from '../../test/config';
+import { cookieFrom } from '../../test/http';
+import { tinyPng } from '../../test/fixtures/images';
+import { createPeople, enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../../test/people';
+import { totpCode } from '../../test/totp';
+
+/** A six-digit code that is not the authenticator's for the previous, current or next 30 s window. */
+function wrongCode(secret: string): string {
+  const valid = new Set([-1, 0, 1].map((step) => totpCode(secret, Date.now() + step * 30_000)));
+  for (let n = 0; ; n++) {
+    const candidate = String(n).padStart(6, '0');
+    if (!valid.has(candidate)) return candidate;
+  }
+}
+
+/** The message of an error and of every error that caused it (drizzle wraps the driver's error). */
+const messagesOf = (error: unknown): string => (error instanceof Error ? `${error.message}\n${messagesOf(error.cause)}` : '');
+
+describe.each(backends)('the audit log on %s', (backend) => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  let people: People;
+  const config = testConfig();
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    app = await buildApp({ config, database, distDir: '/nonexistent', signInThrottle: { ...SIGN_IN_THROTTLE, baseDelayMs: 1, maxDelayMs: 4 } });
+    people = await createPeople(app, database.db, config, 'au');
+    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    for (const [email, name] of [
+      ['loner@audit.test', 'Lee Loner'],
+      ['enroller@audit.test', 'Eve Enroller'],
+      ['founder@audit.test', 'Fay Founder'],
+    ]) {
+      const created = await createCredentialUser(auth, { email: email ?? '', name: name ?? '', password: PEOPLE_PASSWORD });
+      if (email === 'founder@audit.test') await grantBroker(database.db, created.id);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await database?.destroy();
+  });
+
+  /** Each request comes from its own address and browser, so the log can be checked for both. */
+  let clients = 0;
+  const client = () => {
+    clients += 1;
+    return { remoteAddress: `198.51.100.${clients}`, userAgent: `AuditTest/${clients} (Macintosh)` };
+  };
+  type Client = ReturnType<typeof client>;
+  const send = (from: Client, options: InjectOptions & { cookie?: string }) => {
+    const { cookie, headers, ...rest } = options;
+    return app.inject({ ...rest, remoteAddress: from.remoteAddress, headers: { ...headers, 'user-agent': from.userAgent, ...(cookie ? { cookie } : {}) } });
+  };
+  const post = (from: Client, url: string, payload: object, cookie?: string) => send(from, { method: 'POST', url, payload, ...(cookie ? { cookie } : {}) });
+
+  const auditPage = async (url: string, cookie: string) => {
+    const response = await app.inject({ url, headers: { cookie } });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    return response.json() as AuditPage;
+  };
+  /** The newest event of this kind, as a platform admin reads it. */
+  const newest = async (action: AuditAction) => {
+    const [event] = (await auditPage(`/api/admin/audit?action=${action}`, people.admin.cookie)).events;
+    expect(event, action).toBeDefined();
+    return event as AuditEvent;
+  };
+  const expectRecent = (event: AuditEvent, since: number) => {
+    const at = Date.parse(event.at);
+    expect(at).toBeGreaterThanOrEqual(since - 1_000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 1_000);
+  };
+
+  it('records password sign-ins and failed ones: who, what, when and from where', async () => {
+    const since = Date.now();
+    const from = client();
+    const signedIn = await post(from, '/api/auth/sign-in/email', { email: 'loner@audit.test', password: PEOPLE_PASSWORD });
+    expect(signedIn.statusCode).toBe(200);
+    const succeeded = await newest('sign_in.succeeded');
+    expect(succeeded).toEqual({
+      id: expect.any(Number),
+      at: expect.any(String),
+      action: 'sign_in.succeeded',
+      actorEmail: 'loner@audit.test',
+      subjectEmail: null,
+      teamId: null,
+      ip: from.remoteAddress,
+      userAgent: from.userAgent,
+      data: { method: 'password' },
+    });
+    expectRecent(succeeded, since);
+
+    const wrongFrom = client();
+    expect((await post(wrongFrom, '/api/auth/sign-in/email', { email: 'Loner@Audit.test', password: 'not the password at all' })).statusCode).toBe(401);
+    const failed = await newest('sign_in.failed');
+    expect(failed).toMatchObject({ actorEmail: null, subjectEmail: 'loner@audit.test', teamId: null, ip: wrongFrom.remoteAddress, userAgent: wrongFrom.userAgent, data: { reason: 'wrong e-mail or password' } });
+    expectRecent(failed, since);
+
+    // An address with no account is recorded as typed.
+    expect((await post(client(), '/api/auth/sign-in/email', { email: 'nobody@audit.test', password: 'not the password at all' })).statusCode).toBe(401);
+    expect(await newest('sign_in.failed')).toMatchObject({ subjectEmail: 'nobody@audit.test', teamId: null });
+
+    // A team member's failed sign-in lands in their team's log.
+    expect((await post(client(), '/api/auth/sign-in/email', { email: people.assistantA.email, password: 'not the password at all' })).statusCode).toBe(401);
+    expect(await newest('sign_in.failed')).toMatchObject({ subjectEmail: people.assistantA.email, teamId: people.teamA });
+  });
+
+  it('records a sign-in completed with an authenticator code, and a wrong code', async () => {
+    const from = client();
+    const first = await post(from, '/api/auth/sign-in/email', { email: people.ownerA.email, password: PEOPLE_PASSWORD });
+    expect(first.json()).toMatchObject({ twoFactorRedirect: true });
+    // The password alone is not a sign-in yet.
+    const before = await newest('sign_in.succeeded');
+    expect(before.actorEmail).not.toBe(people.ownerA.email);
+
+    const wrong = await post(from, '/api/auth/two-factor/verify-totp', { code: wrongCode(people.ownerA.secret ?? '') }, cookieFrom(first));
+    expect(wrong.statusCode).toBe(401);
+    // The bridge cannot tell whose challenge a wrong code was for (see the report): no actor, no subject, no team.
+    expect(await newest('sign_in.failed')).toMatchObject({ actorEmail: null, subjectEmail: null, teamId: null, ip: from.remoteAddress, userAgent: from.userAgent, data: { reason: 'wrong authenticator code' } });
+
+    const right = await post(from, '/api/auth/two-factor/verify-totp', { code: totpCode(people.ownerA.secret ?? '') }, cookieFrom(first));
+    expect(right.statusCode, right.body).toBe(200);
+    expect(await newest('sign_in.succeeded')).toMatchObject({
+      actorEmail: people.ownerA.email,
+      teamId: people.teamA,
+      ip: from.remoteAddress,
+      userAgent: from.userAgent,
+      data: { method: 'password and authenticator code' },
+    });
+  });
+
+  it('records enrolment, new backup codes and turning two-step verification off', async () => {
+    const from = client();
+    const cookie = cookieFrom(await post(from, '/api/auth/sign-in/email', { email: 'enroller@audit.test', password: PEOPLE_PASSWORD }));
+    const enabled = await post(from, '/api/auth/two-factor/enable', { password: PEOPLE_PASSWORD }, cookie);
+    const secret = new URL((enabled.json() as { totpURI: string }).totpURI).searchParams.get('secret') ?? '';
+    const failuresBefore = (await newest('sign_in.failed')).id;
+    // A wrong code while enrolling is no failed sign-in: the person is signed in already.
+    expect((await post(from, '/api/auth/two-factor/verify-totp', { code: wrongCode(secret) }, cookie)).statusCode).toBe(401);
+    expect((await newest('sign_in.failed')).id).toBe(failuresBefore);
+
+    const verified = await post(from, '/api/auth/two-factor/verify-totp', { code: totpCode(secret) }, cookie);
+    expect(verified.statusCode).toBe(200);
+    expect(await newest('mfa.enrolled')).toMatchObject({ actorEmail: 'enroller@audit.test', subjectEmail: null, teamId: null, ip: from.remoteAddress, userAgent: from.userAgent, data: {} });
+    const session = cookieFrom(verified);
+
+    const other = client();
+    const refused = await post(other, '/api/auth/two-factor/generate-backup-codes', { password: 'not the password at all' }, session);
+    expect(refused.statusCode).toBe(400);
+    const regenerated = await post(other, '/api/auth/two-factor/generate-backup-codes', { password: PEOPLE_PASSWORD }, session);
+    expect(regenerated.statusCode, regenerated.body).toBe(200);
+    expect((regenerated.json() as { backupCodes: string[] }).backupCodes).toHaveLength(10);
+    const [event, previous] = (await auditPage('/api/admin/audit?action=mfa.backup_codes_regenerated', people.admin.cookie)).events;
+    expect(event).toMatchObject({ actorEmail: 'enroller@audit.test', ip: other.remoteAddress, userAgent: other.userAgent });
+    // The refused attempt left no row.
+    expect(previous).toBeUndefined();
+
+    const disabled = await post(other, '/api/auth/two-factor/disable', { password: PEOPLE_PASSWORD }, session);
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    expect(await newest('mfa.disabled')).toMatchObject({ actorEmail: 'enroller@audit.test', ip: other.remoteAddress });
+  });
+
+  it('records a team’s life: founding, branding, invitations, roles and removal', async () => {
+    const from = client();
+    const founder = await enrolTotp(app, cookieFrom(await post(from, '/api/auth/sign-in/email', { email: 'founder@audit.test', password: PEOPLE_PASSWORD })));
+    const cookie = founder.cookie;
+
+    const created = await post(from, '/api/teams', { name: 'Founders Lending' }, cookie);
+    expect(created.statusCode).toBe(201);
+    const teamId = (created.json() as { id: string }).id;
+    expect(await newest('team.created')).toMatchObject({ actorEmail: 'founder@audit.test', teamId, ip: from.remoteAddress, userAgent: from.userAgent, data: { name: 'Founders Lending' } });
+
+    expect((await send(from, { method: 'PATCH', url: `/api/teams/${teamId}`, cookie, payload: { name: 'Founders Capital', accentColor: '#0F766E' } })).statusCode).toBe(200);
+    expect(await newest('team.branding_updated')).toMatchObject({ actorEmail: 'founder@audit.test', teamId, data: { name: 'Founders Capital', accentColor: '#0f766e' } });
+    const png = tinyPng();
+    expect((await send(from, { method: 'PUT', url: `/api/teams/${teamId}/logo`, cookie, headers: { 'content-type': 'image/png' }, payload: png })).statusCode).toBe(200);
+    expect((await newest('team.branding_updated')).data).toEqual({ logo: `image/png, ${png.length} bytes` });
+    expect((await send(from, { method: 'DELETE', url: `/api/teams/${teamId}/logo`, cookie })).statusCode).toBe(200);
+    expect((await newest('team.branding_updated')).data).toEqual({ logo: 'removed' });
+
+    expect((await post(from, `/api/teams/${teamId}/invitations`, { email: 'Helper@Audit.test' }, cookie)).statusCode).toBe(201);
+    expect(await newest('invitation.sent')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'Helper@Audit.test', teamId, ip: from.remoteAddress, data: { role: 'assistant' } });
+    // Inviting the same address again withdraws the first link, and says so.
+    expect((await post(from, `/api/teams/${teamId}/invitations`, { email: 'helper@audit.test' }, cookie)).statusCode).toBe(201);
+    expect(await newest('invitation.revoked')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'Helper@Audit.test', teamId, data: { reason: 'sent again' } });
+
+    const dropped = await post(from, `/api/teams/${teamId}/invitations`, { email: 'dropped@audit.test' }, cookie);
+    const revokeFrom = client();
+    expect((await send(revokeFrom, { method: 'DELETE', url: `/api/teams/${teamId}/invitations/${(dropped.json() as { id: string }).id}`, cookie })).statusCode).toBe(204);
+    expect(await newest('invitation.revoked')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'dropped@audit.test', teamId, ip: revokeFrom.remoteAddress, userAgent: revokeFrom.userAgent });
+
+    const acceptFrom = client();
+    const token = await invitationTokenFor(database.db, 'helper@audit.test');
+    const accepted = await post(acceptFrom, '/api/invitations/accept', { token, name: 'Hal Helper', password: PEOPLE_PASSWORD });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(await newest('invitation.accepted')).toMatchObject({
+      actorEmail: 'helper@audit.test',
+      teamId,
+      ip: acceptFrom.remoteAddress,
+      userAgent: acceptFrom.userAgent,
+      data: { role: 'assistant', newAccount: true },
+    });
+    const helperId = ((await app.inject({ url: '/api/me', headers: { cookie: cookieFrom(accepted) } })).json() as { user: { id: string } }).user.id;
+
+    expect((await send(from, { method: 'PATCH', url: `/api/teams/${teamId}/members/${helperId}`, cookie, payload: { role: 'owner' } })).statusCode).toBe(204);
+    expect(await newest('member.role_changed')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'helper@audit.test', teamId, ip: from.remoteAddress, data: { from: 'assistant', to: 'owner' } });
+    expect((await send(from, { method: 'PATCH', url: `/api/teams/${teamId}/members/${helperId}`, cookie, payload: { role: 'assistant' } })).statusCode).toBe(204);
+    expect((await newest('member.role_changed')).data).toEqual({ from: 'owner', to: 'assistant' });
+    // Setting the role a member already has changes nothing and records nothing.
+    const lastChange = (await newest('member.role_changed')).id;
+    expect((await send(from, { method: 'PATCH', url: `/api/teams/${teamId}/members/${helperId}`, cookie, payload: { role: 'assistant' } })).statusCode).toBe(204);
+    expect((await newest('member.role_changed')).id).toBe(lastChange);
+
+    const removeFrom = client();
+    expect((await send(removeFrom, { method: 'DELETE', url: `/api/teams/${teamId}/members/${helperId}`, cookie })).statusCode).toBe(204);
+    expect(await newest('member.removed')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'helper@audit.test', teamId, ip: removeFrom.remoteAddress, userAgent: removeFrom.userAgent, data: { role: 'assistant' } });
+
+    // Founders Capital's owner reads all of it in the team's log, newest first.
+    const log = await auditPage(`/api/teams/${teamId}/audit`, cookie);
+    expect(log.events.map((e) => e.action)).toEqual([
+      'member.removed',
+      'member.role_changed',
+      'member.role_changed',
+      'invitation.accepted',
+      'invitation.revoked',
+      'invitation.sent',
+      'invitation.sent',
+      'invitation.revoked',
+      'invitation.sent',
+      'team.branding_updated',
+      'team.branding_updated',
+      'team.branding_updated',
+      'team.created',
+    ]);
+    expect(log.nextBefore).toBeNull();
+  });
+
+  it('records a password reset made with the e-mailed link', async () => {
+    const requested = await post(client(), '/api/auth/request-password-reset', { email: 'loner@audit.test' });
+    expect(requested.statusCode).toBe(200);
+    const [mail] = (await database.db.select({ payload: job.payload }).from(job).where(eq(job.queue, MAIL_QUEUE)).orderBy(desc(job.id)))
+      .map((row) => row.payload as MailMessage)
+      .filter((m) => m.to === 'loner@audit.test');
+    const token = /\/reset-password#([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(token).not.toBe('');
+
+    const from = client();
+    const reset = await post(from, '/api/auth/reset-password', { token, newPassword: 'a quiet new passphrase' });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(await newest('password.reset')).toMatchObject({ actorEmail: 'loner@audit.test', subjectEmail: null, teamId: null, ip: from.remoteAddress, userAgent: from.userAgent, data: {} });
+
+    // A refused reset (the token is spent) records nothing.
+    const resets = (await auditPage('/api/admin/audit?action=password.reset', people.admin.cookie)).events.length;
+    expect((await post(client(), '/api/auth/reset-password', { token, newPassword: 'another new passphrase' })).statusCode).toBe(400);
+    expect((await auditPage('/api/admin/audit?action=password.reset', people.admin.cookie)).events).toHaveLength(resets);
+  });
+
+  it('shows owners their own team’s events only, and admins everything', async () => {
+    const teamALog = await auditPage(`/api/teams/${people.teamA}/audit`, people.ownerA.cookie);
+    expect(teamALog.events.length).toBeGreaterThan(0);
+    expect(teamALog.events.every((e) => e.teamId === people.teamA)).toBe(true);
+    expect(teamALog.events.some((e) => e.action === 'team.created')).toBe(true);
+    expect(teamALog.events.some((e) => e.action === 'invitation.accepted' && e.actorEmail === people.assistantA.email)).toBe(true);
+
+    const teamBLog = await auditPage(`/api/teams/${people.teamB}/audit`, people.ownerB.cookie);
+    expect(teamBLog.events.length).toBeGreaterThan(0);
+    expect(teamBLog.events.every((e) => e.teamId === people.teamB)).toBe(true);
+    const teamAIds = new Set(teamALog.events.map((e) => e.id));
+    expect(teamBLog.events.some((e) => teamAIds.has(e.id))).toBe(false);
+    // Nor do platform-only rows (no team) reach a team's log.
+    expect(JSON.stringify(teamBLog)).not.toContain('loner@audit.test');
+
+    const platform = await auditPage('/api/admin/audit', people.admin.cookie);
+    const teams = new Set(platform.events.map((e) => e.teamId));
+    expect(teams.has(people.teamA)).toBe(true);
+    expect(teams.has(null)).toBe(true);
+
+    // Everyone else meets exactly what an unknown route answers.
+    const hidden = async (url: string, cookie: string) => {
+      const response = await app.inject({ url, headers: cookie ? { cookie } : {} });
+      const unknown = await app.inject({ url: `${url}-nothing-here`, headers: cookie ? { cookie } : {} });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json(), url).toEqual({ ...unknown.json(), detail: `No API route ${url}`, instance: url });
+    };
+    await hidden(`/api/teams/${people.teamA}/audit`, people.assistantA.cookie);
+    await hidden(`/api/teams/${people.teamA}/audit`, people.newAssistantA.cookie);
+    await hidden(`/api/teams/${people.teamA}/audit`, people.ownerB.cookie);
+    await hidden(`/api/teams/${people.teamA}/audit`, people.admin.cookie);
+    for (const who of ['ownerA', 'ownerB', 'assistantA', 'borrower'] as const) await hidden('/api/admin/audit', people[who].cookie);
+    await hidden('/api/admin/audit', '');
+    expect((await app.inject({ url: `/api/teams/${people.teamA}/audit` })).statusCode).toBe(401);
+  });
+
+  it('pages newest first with before/nextBefore, filters by action, and refuses a bad query', async () => {
+    const colours = ['#112233', '#445566'];
+    for (let i = 0; i < 55; i++) {
+      const response = await app.inject({ method: 'PATCH', url: `/api/teams/${people.teamA}`, headers: { cookie: people.ownerA.cookie }, payload: { accentColor: colours[i % 2] } });
+      expect(response.statusCode).toBe(200);
+    }
+    const stored = (await database.db.select({ id: auditEvent.id }).from(auditEvent).where(eq(auditEvent.teamId, people.teamA)).orderBy(desc(auditEvent.id))).map((r) => r.id);
+    expect(stored.length).toBeGreaterThan(55);
+
+    const seen: number[] = [];
+    let pagesRead = 0;
+    let url = `/api/teams/${people.teamA}/audit`;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await auditPage(url, people.ownerA.cookie);
+      pagesRead += 1;
+      expect(page.events.length).toBeLessThanOrEqual(50);
+      seen.push(...page.events.map((e) => e.id));
+      if (page.nextBefore === null) break;
+      expect(page.events).toHaveLength(50);
+      expect(page.nextBefore).toBe(page.events.at(-1)?.id);
+      url = `/api/teams/${people.teamA}/audit?before=${page.nextBefore}`;
+    }
+    // Every row once, newest first, with no gap at the page edges.
+    expect(pagesRead).toBe(Math.ceil(stored.length / 50));
+    expect(seen).toEqual(stored);
+
+    const branding = await auditPage(`/api/teams/${people.teamA}/audit?action=team.branding_updated`, people.ownerA.cookie);
+    expect(branding.events).toHaveLength(50);
+    expect(branding.events.every((e) => e.action === 'team.branding_updated')).toBe(true);
+    const rest = await auditPage(`/api/teams/${people.teamA}/audit?action=team.branding_updated&before=${branding.nextBefore}`, people.ownerA.cookie);
+    expect(rest.events.length).toBeGreaterThanOrEqual(5);
+    expect(rest.events.every((e) => e.action === 'team.branding_updated' && e.id < (branding.nextBefore ?? 0))).toBe(true);
+    expect(rest.nextBefore).toBeNull();
+    expect((await auditPage(`/api/teams/${people.teamA}/audit?action=mfa.disabled`, people.ownerA.cookie)).events).toEqual([]);
+
+    for (const [query, field] of [
+      ['before=abc', 'before'],
+      ['before=0', 'before'],
+      ['before=-5', 'before'],
+      ['before=1.5', 'before'],
+      ['action=waitlist.joined', 'action'],
+      ['teamId=x', 'teamId'],
+    ] as const) {
+      for (const url of [`/api/teams/${people.teamA}/audit?${query}`, `/api/admin/audit?${query}`]) {
+        const cookie = url.startsWith('/api/admin') ? people.admin.cookie : people.ownerA.cookie;
+        const response = await app.inject({ url, headers: { cookie } });
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json().errors.map((e: { field: string }) => e.field), url).toEqual([field]);
+      }
+    }
+  });
+
+  it('is append-only: the database refuses UPDATE, DELETE and TRUNCATE', async () => {
+    const count = await database.db.$count(auditEvent);
+    const [last] = await database.db.select().from(auditEvent).orderBy(desc(auditEvent.id)).limit(1);
+    for (const statement of [
+      sql`update audit_event set action = 'tampered', actor_email = 'someone-else@audit.test'`,
+      sql`update audit_event set ip = null where id = ${last?.id ?? 0}`,
+      sql`delete from audit_event`,
+      sql`delete from audit_event where id = ${last?.id ?? 0}`,
+      sql`truncate audit_event`,
+    ]) {
+      const refused = await database.db.execute(statement).then(
+        () => 'accepted',
+        (error: unknown) => messagesOf(error),
+      );
+      expect(refused).toMatch(/audit_event is append-only \((UPDATE|DELETE|TRUNCATE) refused\)/);
+    }
+    expect(await database.db.$count(auditEvent)).toBe(count);
+    const [after] = await database.db.select().from(auditEvent).where(eq(auditEvent.id, last?.id ?? 0));
+    expect(after).toEqual(last);
+    // Appending still works.
+    await database.db.insert(auditEvent).values({ action: 'sign_in.failed', data: { reason: 'test' } });
+    expect(await database.db.$count(auditEvent)).toBe(count + 1);
+  });
+});

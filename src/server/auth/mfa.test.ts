@@ -1,0 +1,211 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { auditEvent, user } from '../db/schema';
+import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
+import { testConfig } from '../../test/config';
+import { cookieFrom } from '../../test/http';
+import { totpCode } from '../../test/totp';
+import { createAuth, createCredentialUser } from './auth';
+
+const PASSWORD = 'copper kettles sing at noon';
+
+/** The names of the cookies a response sets (and does not expire). */
+const cookiesSet = (response: LightMyRequestResponse) =>
+  ([] as string[])
+    .concat(response.headers['set-cookie'] ?? [])
+    .filter((cookie) => !/max-age=0\b/i.test(cookie))
+    .map((cookie) => cookie.slice(0, cookie.indexOf('=')));
+
+/**
+ * A browser's cookie jar: each response's Set-Cookie adds, replaces or (with
+ * Max-Age=0) removes a cookie, and every request sends what is left.
+ */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  take(response: LightMyRequestResponse): this {
+    for (const line of ([] as string[]).concat(response.headers['set-cookie'] ?? [])) {
+      const pair = line.split(';')[0] ?? '';
+      const name = pair.slice(0, pair.indexOf('='));
+      if (/max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, pair);
+    }
+    return this;
+  }
+
+  names() {
+    return [...this.cookies.keys()];
+  }
+
+  toString() {
+    return [...this.cookies.values()].join('; ');
+  }
+}
+
+/** A six-digit code that is not the authenticator's for the previous, current or next 30 s window. */
+function wrongCode(secret: string): string {
+  const now = Date.now();
+  const valid = new Set([-1, 0, 1].map((step) => totpCode(secret, now + step * 30_000)));
+  for (let n = 0; ; n++) {
+    const candidate = String(n).padStart(6, '0');
+    if (!valid.has(candidate)) return candidate;
+  }
+}
+
+describe.each(backends)('two-step verification through the auth bridge on %s', (backend) => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  const config = testConfig();
+  let enrolled: { email: string; secret: string; backupCodes: string[] };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    app = await buildApp({ config, database, distDir: '/nonexistent' });
+    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    for (const email of ['enrol@mfa.test', 'enrolled@mfa.test', 'changer@mfa.test']) await createCredentialUser(auth, { email, name: 'Robin Example', password: PASSWORD });
+
+    // One account enrolled up front, for the sign-in tests.
+    const cookie = cookieFrom(await signIn('enrolled@mfa.test'));
+    const enabled = await post('/api/auth/two-factor/enable', { password: PASSWORD }, cookie);
+    const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
+    const secret = new URL(totpURI).searchParams.get('secret') ?? '';
+    expect((await post('/api/auth/two-factor/verify-totp', { code: totpCode(secret) }, cookie)).statusCode).toBe(200);
+    enrolled = { email: 'enrolled@mfa.test', secret, backupCodes };
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.destroy();
+  });
+
+  const post = (url: string, payload: object, cookie = '') => app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
+  const signIn = (email: string, password = PASSWORD) => post('/api/auth/sign-in/email', { email, password });
+  const me = (cookie: string) => app.inject({ url: '/api/me', headers: cookie ? { cookie } : {} });
+  const twoFactorEnabled = async (email: string) => (await database.db.select({ on: user.twoFactorEnabled }).from(user).where(eq(user.email, email)))[0]?.on;
+
+  it('enrols an authenticator: a URI issued by the brand and 10 backup codes, then a verified code', async () => {
+    const signedIn = await signIn('enrol@mfa.test');
+    const cookie = cookieFrom(signedIn);
+
+    const wrongPassword = await post('/api/auth/two-factor/enable', { password: 'not my password at all' }, cookie);
+    expect(wrongPassword.statusCode).toBe(400);
+
+    const enabled = await post('/api/auth/two-factor/enable', { password: PASSWORD }, cookie);
+    expect(enabled.statusCode, enabled.body).toBe(200);
+    const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
+    const uri = new URL(totpURI);
+    expect(uri.protocol).toBe('otpauth:');
+    expect(uri.host).toBe('totp');
+    expect(decodeURIComponent(uri.pathname)).toBe('/Coverly:enrol@mfa.test');
+    expect(uri.searchParams.get('issuer')).toBe('Coverly');
+    expect(uri.searchParams.get('digits')).toBe('6');
+    expect(uri.searchParams.get('period')).toBe('30');
+    const secret = uri.searchParams.get('secret') ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{16,}=*$/);
+    expect(backupCodes).toHaveLength(10);
+    expect(new Set(backupCodes).size).toBe(10);
+
+    // Not enrolled until a code from the authenticator proves it was set up.
+    expect(await twoFactorEnabled('enrol@mfa.test')).toBe(false);
+    expect((await me(cookie)).json()).toMatchObject({ mfaEnrolled: false });
+
+    const wrong = await post('/api/auth/two-factor/verify-totp', { code: wrongCode(secret) }, cookie);
+    expect(wrong.statusCode).toBe(401);
+    expect(cookiesSet(wrong)).not.toContain('coverly.session_token');
+    expect(await twoFactorEnabled('enrol@mfa.test')).toBe(false);
+
+    const right = await post('/api/auth/two-factor/verify-totp', { code: totpCode(secret) }, cookie);
+    expect(right.statusCode, right.body).toBe(200);
+    expect(await twoFactorEnabled('enrol@mfa.test')).toBe(true);
+    // Enrolling replaces the session: a new cookie that works, and the old one ends.
+    const newCookie = cookieFrom(right);
+    expect(cookiesSet(right)).toContain('coverly.session_token');
+    expect(newCookie).not.toBe(cookie);
+    expect((await me(newCookie)).json()).toMatchObject({ mfaEnrolled: true, mustEnrolMfa: false });
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('asks an enrolled account for a code after its password, and opens no session before', async () => {
+    const first = await signIn(enrolled.email);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ twoFactorRedirect: true });
+    expect(cookiesSet(first)).not.toContain('coverly.session_token');
+    const jar = new CookieJar().take(first);
+    expect(jar.names()).toContain('coverly.two_factor');
+    expect((await me(jar.toString())).statusCode).toBe(401);
+
+    const wrong = await post('/api/auth/two-factor/verify-totp', { code: wrongCode(enrolled.secret) }, jar.toString());
+    expect(wrong.statusCode).toBe(401);
+    jar.take(wrong);
+    expect((await me(jar.toString())).statusCode).toBe(401);
+
+    const right = await post('/api/auth/two-factor/verify-totp', { code: totpCode(enrolled.secret) }, jar.toString());
+    expect(right.statusCode, right.body).toBe(200);
+    jar.take(right);
+    expect(jar.names()).toContain('coverly.session_token');
+    expect(jar.names()).not.toContain('coverly.two_factor');
+    const session = await me(jar.toString());
+    expect(session.statusCode).toBe(200);
+    expect(session.json()).toMatchObject({ user: { email: enrolled.email }, mfaEnrolled: true });
+  });
+
+  it('never trusts a device: the next sign-in asks for a code again even after trustDevice: true', async () => {
+    const jar = new CookieJar().take(await signIn(enrolled.email));
+    const verified = await post('/api/auth/two-factor/verify-totp', { code: totpCode(enrolled.secret), trustDevice: true }, jar.toString());
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(cookiesSet(verified)).not.toContain('coverly.trust_device');
+    jar.take(verified);
+    expect(jar.names()).not.toContain('coverly.trust_device');
+
+    // The same browser, with every cookie it was given, signs in again.
+    const again = await post('/api/auth/sign-in/email', { email: enrolled.email, password: PASSWORD }, jar.toString());
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ twoFactorRedirect: true });
+    expect(cookiesSet(again)).not.toContain('coverly.session_token');
+
+    // Nor does the backup-code route remember the device.
+    const viaBackup = await post('/api/auth/two-factor/verify-backup-code', { code: enrolled.backupCodes[9], trustDevice: true }, new CookieJar().take(again).toString());
+    expect(viaBackup.statusCode, viaBackup.body).toBe(200);
+    expect(cookiesSet(viaBackup)).not.toContain('coverly.trust_device');
+  });
+
+  it('accepts each backup code once', async () => {
+    const code = enrolled.backupCodes[0] ?? '';
+    const first = new CookieJar().take(await signIn(enrolled.email));
+    const used = await post('/api/auth/two-factor/verify-backup-code', { code }, first.toString());
+    expect(used.statusCode, used.body).toBe(200);
+    const session = cookieFrom(used);
+    expect((await me(session)).json()).toMatchObject({ user: { email: enrolled.email } });
+
+    const second = new CookieJar().take(await signIn(enrolled.email));
+    const reused = await post('/api/auth/two-factor/verify-backup-code', { code }, second.toString());
+    expect(reused.statusCode).toBe(401);
+    expect(cookiesSet(reused)).not.toContain('coverly.session_token');
+    expect((await me(second.take(reused).toString())).statusCode).toBe(401);
+
+    // Another, unused code still works on the same challenge.
+    const other = await post('/api/auth/two-factor/verify-backup-code', { code: enrolled.backupCodes[1] }, second.toString());
+    expect(other.statusCode, other.body).toBe(200);
+  });
+
+  it('holds a changed password to the password policy', async () => {
+    const cookie = cookieFrom(await signIn('changer@mfa.test'));
+    const weak = await post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'password1234' }, cookie);
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().errors).toEqual([{ field: 'newPassword', message: expect.stringMatching(/common/i) }]);
+    const personal = await post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'changer@mfa.test!!' }, cookie);
+    expect(personal.statusCode).toBe(400);
+    expect(personal.json().errors[0].field).toBe('newPassword');
+    // Refused before better-auth saw it: the old password still signs in.
+    expect((await signIn('changer@mfa.test')).statusCode).toBe(200);
+
+    const strong = await post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'a sturdy new passphrase' }, cookie);
+    expect(strong.statusCode, strong.body).toBe(200);
+    expect((await signIn('changer@mfa.test', 'a sturdy new passphrase')).statusCode).toBe(200);
+    expect((await signIn('changer@mfa.test')).statusCode).toBe(401);
+    // Only the accepted change is written to the audit log.
+    const changes = await database.db.select().from(auditEvent).where(eq(auditEvent.action, 'password.changed'));
+    expect(changes).toEqual([expect.objectContaining({ actorEmail: 'changer@mfa.test' })]);
+  });
+});

@@ -1,0 +1,584 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Me } from '../../shared/schemas/me';
+import { LOGO_MAX_BYTES, type TeamMembers, type TeamView } from '../../shared/schemas/teams';
+import { buildApp } from '../app';
+import { createAuth, createCredentialUser, type Auth } from '../auth/auth';
+import { invitation, job, team } from '../db/schema';
+import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
+import type { MailMessage } from '../platform/mail/mailer';
+import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
+import { testConfig } from '../../test/config';
+import { gifBytes, jpegBytes, svgBytes, tinyPng, webpBytes } from '../../test/fixtures/images';
+import { cookieFrom } from '../../test/http';
+import { createPeople, enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, signIn, type People } from '../../test/people';
+import { totpCode } from '../../test/totp';
+import { grantBroker } from './teams.queries';
+
+const LAST_OWNER = 'A team needs at least one owner: make someone else an owner first';
+const NO_SUCH_USER = 'no-such-user';
+const NO_SUCH_UUID = '5b0e2a8c-8f5d-4a9e-9a57-3f6f1c1b2d3e';
+
+/** The version in a logo's URL: the first 16 hex digits of its bytes' SHA-256. */
+const versionOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+
+describe.each(backends)('teams and their members on %s', (backend) => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  let auth: Auth;
+  let people: People;
+  const config = testConfig();
+  /** Members who join during the tests. */
+  const joined: Record<string, { userId: string; email: string; cookie: string; secret?: string }> = {};
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    app = await buildApp({ config, database, distDir: '/nonexistent' });
+    auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    people = await createPeople(app, database.db, config, 'tm');
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await database?.destroy();
+  });
+
+  const call = (cookie: string, options: InjectOptions) => app.inject({ ...options, headers: { ...options.headers, ...(cookie ? { cookie } : {}) } });
+  const get = (cookie: string, url: string) => call(cookie, { method: 'GET', url });
+  const send = (cookie: string, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => call(cookie, { method, url, ...(payload ? { payload } : {}) });
+  const putLogo = (cookie: string, teamId: string, bytes: Buffer, contentType = 'image/png') =>
+    call(cookie, { method: 'PUT', url: `/api/teams/${teamId}/logo`, headers: { 'content-type': contentType }, payload: bytes });
+  const teamOf = async (cookie: string, teamId: string) => {
+    const response = await get(cookie, `/api/teams/${teamId}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as TeamView;
+  };
+  const meOf = async (cookie: string) => (await get(cookie, '/api/me')).json() as Me;
+  const membersOf = async (cookie: string, teamId: string) => {
+    const response = await get(cookie, `/api/teams/${teamId}/members`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as TeamMembers;
+  };
+  const mailsTo = async (email: string) =>
+    (await database.db.select({ payload: job.payload }).from(job).where(eq(job.queue, MAIL_QUEUE)).orderBy(job.id))
+      .map((row) => row.payload as MailMessage)
+      .filter((mail) => mail.to.toLowerCase() === email.toLowerCase());
+  const invite = async (cookie: string, teamId: string, email: string) => {
+    const response = await send(cookie, 'POST', `/api/teams/${teamId}/invitations`, { email });
+    expect(response.statusCode, response.body).toBe(201);
+    return { ...(response.json() as { id: string; email: string }), token: await invitationTokenFor(database.db, email) };
+  };
+  const accept = (payload: { token: string; name?: string; password?: string }) =>
+    app.inject({ method: 'POST', url: '/api/invitations/accept', payload: { password: PEOPLE_PASSWORD, ...payload } });
+  const lookup = (token: string) => app.inject({ method: 'POST', url: '/api/invitations/lookup', payload: { token } });
+
+  /** Answered exactly like a route that does not exist. */
+  const expectHidden = async (response: LightMyRequestResponse, label: string) => {
+    const path = new URL(response.raw.req.url ?? '', 'http://x').pathname;
+    const unknown = await app.inject({ url: '/api/__no_such_route__' });
+    expect(response.statusCode, label).toBe(404);
+    expect(response.headers['content-type'], label).toBe(unknown.headers['content-type']);
+    expect(response.json(), label).toEqual({ ...unknown.json(), detail: `No API route ${path}`, instance: path });
+  };
+
+  /** An account made outside any invitation (as the admin console or the CLI would). */
+  const account = async (email: string, name: string) => (await createCredentialUser(auth, { email, name, password: PEOPLE_PASSWORD })).id;
+
+  describe('founding', () => {
+    it('asks a broker to enrol an authenticator first, then makes them the owner of one team', async () => {
+      const userId = await account('founder@teams.test', 'Fran Founder');
+      await grantBroker(database.db, userId);
+      const { cookie } = await signIn(app, 'founder@teams.test');
+      const teamsBefore = await database.db.$count(team);
+
+      const early = await send(cookie, 'POST', '/api/teams', { name: 'Founders Capital' });
+      expect(early.statusCode).toBe(401);
+      expect(early.json()).toMatchObject({ code: 'mfa_required' });
+      expect(await database.db.$count(team)).toBe(teamsBefore);
+
+      const enrolled = await enrolTotp(app, cookie);
+      const blank = await send(enrolled.cookie, 'POST', '/api/teams', { name: '   ' });
+      expect(blank.statusCode).toBe(400);
+      expect(blank.json().errors).toEqual([{ field: 'name', message: 'Team name is required' }]);
+      const extra = await send(enrolled.cookie, 'POST', '/api/teams', { name: 'Founders Capital', ownerId: people.ownerB.userId });
+      expect(extra.statusCode).toBe(400);
+      expect(extra.json().errors).toEqual([{ field: 'ownerId', message: 'Unknown field' }]);
+
+      const created = await send(enrolled.cookie, 'POST', '/api/teams', { name: ' Founders Capital ' });
+      expect(created.statusCode, created.body).toBe(201);
+      const view = created.json() as TeamView;
+      expect(view).toEqual({ id: expect.any(String), name: 'Founders Capital', accentColor: '#1d4ed8', logoUrl: null, role: 'owner' });
+      expect((await meOf(enrolled.cookie)).team).toEqual(view);
+      expect((await membersOf(enrolled.cookie, view.id)).members).toEqual([
+        { userId, name: 'Fran Founder', email: 'founder@teams.test', role: 'owner', mfaEnrolled: true, joinedAt: expect.any(String) },
+      ]);
+
+      const second = await send(enrolled.cookie, 'POST', '/api/teams', { name: 'Another One' });
+      expect(second.statusCode).toBe(409);
+      expect(second.json().detail).toBe('You already belong to Founders Capital');
+      expect(await database.db.$count(team)).toBe(teamsBefore + 1);
+    });
+
+    it('hides founding from everyone who is not a broker', async () => {
+      await expectHidden(await send(people.borrower.cookie, 'POST', '/api/teams', { name: 'Sneaky' }), 'borrower');
+      await expectHidden(await send(people.assistantA.cookie, 'POST', '/api/teams', { name: 'Sneaky' }), 'assistant');
+      await expectHidden(await send(people.admin.cookie, 'POST', '/api/teams', { name: 'Sneaky' }), 'admin');
+      expect((await send('', 'POST', '/api/teams', { name: 'Sneaky' })).statusCode).toBe(401);
+      // A broker who already owns a team cannot found a second one.
+      expect((await send(people.ownerA.cookie, 'POST', '/api/teams', { name: 'Sneaky' })).statusCode).toBe(409);
+    });
+  });
+
+  describe('branding', () => {
+    it('renames the team and sets its accent colour, lower-cased', async () => {
+      const updated = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { name: '  Harbor Lending ', accentColor: '#0F766E' });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(updated.json()).toEqual({ id: people.teamA, name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null, role: 'owner' });
+      // Every member sees it at once, in their own role.
+      expect(await teamOf(people.assistantA.cookie, people.teamA)).toEqual({ id: people.teamA, name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null, role: 'assistant' });
+      // One field at a time works too.
+      expect((await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { accentColor: '#0e7490' })).json()).toMatchObject({ name: 'Harbor Lending', accentColor: '#0e7490' });
+      expect((await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { accentColor: '#0f766e' })).statusCode).toBe(200);
+    });
+
+    it('refuses a bad colour, a bad name, an unknown field or nothing to change, and changes nothing', async () => {
+      for (const accentColor of ['teal', '#fff', '#12345g', '#0f766e; background:url(x)', 'rgb(0,0,0)', 42]) {
+        const response = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { accentColor });
+        expect(response.statusCode, String(accentColor)).toBe(400);
+        expect(response.json().errors.map((e: { field: string }) => e.field), String(accentColor)).toEqual(['accentColor']);
+      }
+      const long = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { name: 'x'.repeat(81) });
+      expect(long.json().errors).toEqual([{ field: 'name', message: 'Team name must be at most 80 characters' }]);
+      const empty = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, {});
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().errors).toEqual([{ field: '(body)', message: 'Send a name or an accent colour' }]);
+      const unknown = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { logoUrl: 'https://evil.example/x.png' });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().errors).toContainEqual({ field: 'logoUrl', message: 'Unknown field' });
+      expect(await teamOf(people.ownerA.cookie, people.teamA)).toMatchObject({ name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null });
+    });
+
+    it('takes a logo as the raw image body, whose bytes decide its type, and serves it publicly for good', async () => {
+      const png = tinyPng();
+      const uploaded = await putLogo(people.ownerA.cookie, people.teamA, png);
+      expect(uploaded.statusCode, uploaded.body).toBe(200);
+      const pngUrl = `/api/team-logos/${people.teamA}/${versionOf(png)}`;
+      expect(uploaded.json()).toMatchObject({ id: people.teamA, logoUrl: pngUrl });
+      expect((await teamOf(people.assistantA.cookie, people.teamA)).logoUrl).toBe(pngUrl);
+
+      // No cookie: mail clients fetch it.
+      const served = await app.inject({ url: pngUrl });
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals(png)).toBe(true);
+      expect(served.headers['content-type']).toBe('image/png');
+      expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(served.headers['x-content-type-options']).toBe('nosniff');
+      expect(served.headers['set-cookie']).toBeUndefined();
+
+      // New bytes, new URL; a JPEG declared as a PNG is stored and served as what it is.
+      const jpeg = jpegBytes();
+      const replaced = await putLogo(people.ownerA.cookie, people.teamA, jpeg, 'image/png');
+      expect(replaced.statusCode, replaced.body).toBe(200);
+      const jpegUrl = `/api/team-logos/${people.teamA}/${versionOf(jpeg)}`;
+      expect(replaced.json().logoUrl).toBe(jpegUrl);
+      const servedJpeg = await app.inject({ url: jpegUrl });
+      expect(servedJpeg.headers['content-type']).toBe('image/jpeg');
+      expect(servedJpeg.rawPayload.equals(jpeg)).toBe(true);
+      expect(servedJpeg.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // An old URL (in an e-mail already sent) shows the current logo, cached only briefly.
+      const stale = await app.inject({ url: pngUrl });
+      expect(stale.statusCode).toBe(200);
+      expect(stale.headers['content-type']).toBe('image/jpeg');
+      expect(stale.headers['cache-control']).toBe('public, max-age=300');
+
+      const webp = webpBytes();
+      const asOctets = await putLogo(people.ownerA.cookie, people.teamA, webp, 'application/octet-stream');
+      expect(asOctets.statusCode, asOctets.body).toBe(200);
+      expect(asOctets.json().logoUrl).toBe(`/api/team-logos/${people.teamA}/${versionOf(webp)}`);
+      const servedWebp = await app.inject({ url: asOctets.json().logoUrl });
+      expect(servedWebp.headers['content-type']).toBe('image/webp');
+      expect(servedWebp.rawPayload.equals(webp)).toBe(true);
+
+      // The largest logo allowed is accepted.
+      const largest = Buffer.concat([tinyPng([1, 2, 3, 255]), Buffer.alloc(LOGO_MAX_BYTES - tinyPng().length)]);
+      expect(largest.length).toBe(LOGO_MAX_BYTES);
+      expect((await putLogo(people.ownerA.cookie, people.teamA, largest)).statusCode).toBe(200);
+      expect((await putLogo(people.ownerA.cookie, people.teamA, png)).json().logoUrl).toBe(pngUrl);
+    });
+
+    it('refuses anything but a PNG, JPEG or WebP within 256 KB, and keeps the logo it had', async () => {
+      const current = (await teamOf(people.ownerA.cookie, people.teamA)).logoUrl;
+      expect(current).not.toBeNull();
+      const refusals: [string, Buffer, string, number][] = [
+        ['a GIF declared as PNG', gifBytes(), 'image/png', 415],
+        ['an SVG declared as PNG', svgBytes(), 'image/png', 415],
+        ['text declared as PNG', Buffer.from('hello, this is not an image'), 'image/png', 415],
+        ['a GIF as itself', gifBytes(), 'image/gif', 415],
+        ['an SVG as itself', svgBytes(), 'image/svg+xml', 415],
+        ['a text body', Buffer.from('hello'), 'text/plain', 415],
+        ['JSON', Buffer.from('{"logo":"x"}'), 'application/json', 415],
+        ['one byte over 256 KB', Buffer.concat([tinyPng(), Buffer.alloc(LOGO_MAX_BYTES + 1 - tinyPng().length)]), 'image/png', 413],
+      ];
+      for (const [label, bytes, contentType, status] of refusals) {
+        const response = await putLogo(people.ownerA.cookie, people.teamA, bytes, contentType);
+        expect(response.statusCode, label).toBe(status);
+        expect(response.json().code, label).toBe(status === 413 ? 'payload_too_large' : 'unsupported_media_type');
+      }
+      const empty = await putLogo(people.ownerA.cookie, people.teamA, Buffer.alloc(0));
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().errors).toEqual([{ field: 'logo', message: 'Choose an image file' }]);
+      expect((await teamOf(people.ownerA.cookie, people.teamA)).logoUrl).toBe(current);
+    });
+
+    it('removes the logo, after which its public URL answers 404', async () => {
+      const before = (await teamOf(people.ownerA.cookie, people.teamA)).logoUrl ?? '';
+      const removed = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/logo`);
+      expect(removed.statusCode).toBe(200);
+      expect(removed.json()).toMatchObject({ id: people.teamA, logoUrl: null });
+      expect((await teamOf(people.assistantA.cookie, people.teamA)).logoUrl).toBeNull();
+      const gone = await app.inject({ url: before });
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json().detail).toBe('This team has no logo');
+      expect((await app.inject({ url: `/api/team-logos/${people.teamA}/not-a-version` })).statusCode).toBe(400);
+      expect((await app.inject({ url: `/api/team-logos/${NO_SUCH_UUID}/${versionOf(tinyPng())}` })).statusCode).toBe(404);
+      // Removing it again is harmless.
+      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/logo`)).statusCode).toBe(200);
+    });
+
+    it('hides the owner-only routes from assistants, as if they did not exist', async () => {
+      const teamUrl = `/api/teams/${people.teamA}`;
+      await expectHidden(await send(people.assistantA.cookie, 'PATCH', teamUrl, { name: 'Mine now' }), 'PATCH team');
+      await expectHidden(await putLogo(people.assistantA.cookie, people.teamA, tinyPng()), 'PUT logo');
+      await expectHidden(await send(people.assistantA.cookie, 'DELETE', `${teamUrl}/logo`), 'DELETE logo');
+      await expectHidden(await send(people.assistantA.cookie, 'POST', `${teamUrl}/invitations`, { email: 'friend@teams.test' }), 'POST invitation');
+      await expectHidden(await send(people.assistantA.cookie, 'DELETE', `${teamUrl}/invitations/${NO_SUCH_UUID}`), 'DELETE invitation');
+      await expectHidden(await send(people.assistantA.cookie, 'PATCH', `${teamUrl}/members/${people.assistantA.userId}`, { role: 'owner' }), 'PATCH member');
+      await expectHidden(await send(people.assistantA.cookie, 'DELETE', `${teamUrl}/members/${people.ownerA.userId}`), 'DELETE member');
+      await expectHidden(await get(people.assistantA.cookie, `${teamUrl}/audit`), 'GET audit');
+      expect(await teamOf(people.ownerA.cookie, people.teamA)).toMatchObject({ name: 'Harbor Lending', logoUrl: null });
+      expect((await meOf(people.assistantA.cookie)).team?.role).toBe('assistant');
+      expect((await mailsTo('friend@teams.test')).length).toBe(0);
+    });
+  });
+
+  describe('invitations', () => {
+    it('mails an invitation headed with the team’s name, colour and logo, from the inviter', async () => {
+      // The owner's name heads the subject.
+      expect((await call(people.ownerA.cookie, { method: 'PATCH', url: '/api/me', payload: { name: 'Olive Owner' } })).statusCode).toBe(200);
+      const logoUrl = (await putLogo(people.ownerA.cookie, people.teamA, tinyPng())).json().logoUrl as string;
+
+      const response = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email: ' ivy@teams.test ' });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json()).toEqual({ id: expect.any(String), email: 'ivy@teams.test', createdAt: expect.any(String), expiresAt: expect.any(String), expired: false });
+
+      const [mail, ...more] = await mailsTo('ivy@teams.test');
+      expect(more).toHaveLength(0);
+      expect(mail?.subject).toBe('Olive Owner invited you to Harbor Lending');
+      expect(mail?.text).toContain('Olive Owner invited you to join Harbor Lending on Coverly as an assistant');
+      expect(mail?.text).toMatch(/http:\/\/localhost:3000\/invite#[A-Za-z0-9_-]{43}/);
+      expect(mail?.html).toContain('Harbor Lending');
+      expect(mail?.html).toContain('border-top:4px solid #0f766e');
+      expect(mail?.html).toContain(`<img src="http://localhost:3000${logoUrl}"`);
+
+      const token = await invitationTokenFor(database.db, 'ivy@teams.test');
+      const found = await lookup(token);
+      expect(found.statusCode).toBe(200);
+      expect(found.json()).toEqual({ email: 'ivy@teams.test', role: 'assistant', teamName: 'Harbor Lending', expiresAt: expect.any(String), hasAccount: false });
+    });
+
+    it('withdraws the earlier link when the same address is invited again', async () => {
+      const first = await invitationTokenFor(database.db, 'ivy@teams.test');
+      const again = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email: 'IVY@teams.test' });
+      expect(again.statusCode).toBe(201);
+      const second = await invitationTokenFor(database.db, 'ivy@teams.test');
+      expect(second).not.toBe(first);
+
+      const withdrawn = await accept({ token: first, name: 'Ivy Early' });
+      expect(withdrawn.statusCode).toBe(410);
+      expect(withdrawn.json().detail).toBe('This invitation was withdrawn; ask for a new one');
+      expect((await lookup(first)).statusCode).toBe(410);
+      expect((await lookup(second)).statusCode).toBe(200);
+      const open = (await membersOf(people.ownerA.cookie, people.teamA)).invitations.filter((i) => i.email.toLowerCase() === 'ivy@teams.test');
+      expect(open).toHaveLength(1);
+      expect(open[0]?.id).toBe((again.json() as { id: string }).id);
+    });
+
+    it('refuses to invite a member again, or a malformed address', async () => {
+      for (const email of [people.assistantA.email.toUpperCase(), people.ownerA.email, people.newAssistantA.email]) {
+        const response = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email });
+        expect(response.statusCode, email).toBe(409);
+        expect(response.json().detail, email).toBe(`${email} is already a member of Harbor Lending`);
+      }
+      const bad = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email: 'not an address' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errors).toEqual([{ field: 'email', message: 'Enter a valid email address' }]);
+      const withRole = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email: 'x@teams.test', role: 'owner' });
+      expect(withRole.json().errors).toEqual([{ field: 'role', message: 'Unknown field' }]);
+    });
+
+    it('withdraws an invitation by id, after which its link is dead', async () => {
+      const wren = await invite(people.ownerA.cookie, people.teamA, 'wren@teams.test');
+      const withdrawn = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${wren.id}`);
+      expect(withdrawn.statusCode).toBe(204);
+      expect((await accept({ token: wren.token, name: 'Wren' })).statusCode).toBe(410);
+      expect((await lookup(wren.token)).statusCode).toBe(410);
+      expect((await membersOf(people.ownerA.cookie, people.teamA)).invitations.some((i) => i.id === wren.id)).toBe(false);
+
+      const twice = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${wren.id}`);
+      expect(twice.statusCode).toBe(404);
+      expect(twice.json().detail).toBe('No open invitation with this id in your team');
+      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${NO_SUCH_UUID}`)).statusCode).toBe(404);
+      const malformed = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/not-a-uuid`);
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json().errors).toEqual([{ field: 'invitationId', message: 'Not an invitation id' }]);
+
+      // Team B's owner cannot withdraw team A's invitation through team B's URL.
+      const robin = await invite(people.ownerA.cookie, people.teamA, 'robin@teams.test');
+      expect((await send(people.ownerB.cookie, 'DELETE', `/api/teams/${people.teamB}/invitations/${robin.id}`)).statusCode).toBe(404);
+      expect((await lookup(robin.token)).statusCode).toBe(200);
+    });
+
+    it('makes a new account an assistant, who must enrol an authenticator before seeing the team', async () => {
+      const token = await invitationTokenFor(database.db, 'ivy@teams.test');
+      const accepted = await accept({ token, name: 'Ivy Assistant' });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      expect(accepted.json()).toEqual({ redirectTo: '/app/team', twoFactorRequired: false });
+      const cookie = cookieFrom(accepted);
+
+      const me = await meOf(cookie);
+      expect(me).toMatchObject({
+        user: { name: 'Ivy Assistant', email: 'ivy@teams.test' },
+        broker: false,
+        mfaEnrolled: false,
+        mustEnrolMfa: true,
+        team: { id: people.teamA, name: 'Harbor Lending', role: 'assistant' },
+      });
+      const closed = await get(cookie, `/api/teams/${people.teamA}/members`);
+      expect(closed.statusCode).toBe(401);
+      expect(closed.json().code).toBe('mfa_required');
+
+      const enrolled = await enrolTotp(app, cookie);
+      expect(await meOf(enrolled.cookie)).toMatchObject({ mfaEnrolled: true, mustEnrolMfa: false, team: { id: people.teamA, role: 'assistant' } });
+      expect(await teamOf(enrolled.cookie, people.teamA)).toMatchObject({ name: 'Harbor Lending', role: 'assistant' });
+      const ivy = (await membersOf(enrolled.cookie, people.teamA)).members.find((m) => m.email === 'ivy@teams.test');
+      expect(ivy).toMatchObject({ name: 'Ivy Assistant', role: 'assistant', mfaEnrolled: true });
+      joined.ivy = { userId: me.user.id, email: 'ivy@teams.test', cookie: enrolled.cookie, secret: enrolled.secret };
+
+      expect((await accept({ token, name: 'Ivy Again' })).statusCode).toBe(410);
+    });
+
+    it('refuses an account that already works in another team, and leaves the invitation open', async () => {
+      const { token, id } = await invite(people.ownerA.cookie, people.teamA, people.ownerB.email);
+      expect((await lookup(token)).json()).toMatchObject({ hasAccount: true, teamName: 'Harbor Lending' });
+
+      const refused = await accept({ token });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().detail).toBe("This account already belongs to owner-b's team; one account works in one team");
+      expect(refused.headers['set-cookie']).toBeUndefined();
+
+      expect((await meOf(people.ownerB.cookie)).team).toMatchObject({ id: people.teamB, role: 'owner' });
+      const teamA = await membersOf(people.ownerA.cookie, people.teamA);
+      expect(teamA.members.some((m) => m.userId === people.ownerB.userId)).toBe(false);
+      // Nothing was claimed: the link still works, should that person leave their team.
+      expect((await lookup(token)).statusCode).toBe(200);
+      expect(teamA.invitations.some((i) => i.id === id)).toBe(true);
+      const [row] = await database.db.select().from(invitation).where(eq(invitation.id, id));
+      expect(row).toMatchObject({ acceptedAt: null, acceptedBy: null, revokedAt: null });
+      // A wrong password is no conflict: it is just refused.
+      expect((await accept({ token, password: 'not the password of owner b' })).statusCode).toBe(400);
+      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${id}`)).statusCode).toBe(204);
+    });
+
+    it('signs an existing account with two-step verification in only after its code', async () => {
+      await account('mia@teams.test', 'Mia Existing');
+      const mia = await enrolTotp(app, (await signIn(app, 'mia@teams.test')).cookie);
+      const { token } = await invite(people.ownerA.cookie, people.teamA, 'mia@teams.test');
+
+      const accepted = await accept({ token });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      expect(accepted.json()).toEqual({ redirectTo: '/app/team', twoFactorRequired: true });
+      // Cookies set, not expired: better-auth expires the session cookie it would otherwise have set.
+      const setCookies = ([] as string[])
+        .concat(accepted.headers['set-cookie'] ?? [])
+        .filter((c) => !/max-age=0\b/i.test(c))
+        .map((c) => c.slice(0, c.indexOf('=')));
+      expect(setCookies).not.toContain('coverly.session_token');
+      expect(setCookies).toContain('coverly.two_factor');
+      const pending = cookieFrom(accepted);
+      expect((await get(pending, '/api/me')).statusCode).toBe(401);
+
+      const verified = await call(pending, { method: 'POST', url: '/api/auth/two-factor/verify-totp', payload: { code: totpCode(mia.secret) } });
+      expect(verified.statusCode, verified.body).toBe(200);
+      const cookie = cookieFrom(verified);
+      expect(await teamOf(cookie, people.teamA)).toMatchObject({ id: people.teamA, name: 'Harbor Lending', role: 'assistant' });
+      expect((await meOf(cookie)).team).toMatchObject({ id: people.teamA, role: 'assistant' });
+      joined.mia = { userId: (await meOf(cookie)).user.id, email: 'mia@teams.test', cookie };
+    });
+  });
+
+  describe('members', () => {
+    it('lists the members with their authenticator status, and open invitations with whether they expired', async () => {
+      const late = await invite(people.ownerA.cookie, people.teamA, 'late@teams.test');
+      await database.db
+        .update(invitation)
+        .set({ expiresAt: new Date(Date.now() - 60_000) })
+        .where(and(eq(invitation.id, late.id), eq(invitation.teamId, people.teamA)));
+
+      const response = await get(people.assistantA.cookie, `/api/teams/${people.teamA}/members`);
+      expect(response.headers['cache-control']).toBe('no-store');
+      const { members, invitations } = response.json() as TeamMembers;
+      expect(members.map(({ email, role, mfaEnrolled }) => ({ email, role, mfaEnrolled }))).toEqual([
+        { email: people.ownerA.email, role: 'owner', mfaEnrolled: true },
+        { email: people.assistantA.email, role: 'assistant', mfaEnrolled: true },
+        { email: people.newAssistantA.email, role: 'assistant', mfaEnrolled: false },
+        { email: 'ivy@teams.test', role: 'assistant', mfaEnrolled: true },
+        { email: 'mia@teams.test', role: 'assistant', mfaEnrolled: true },
+      ]);
+      expect(members[0]).toEqual({ userId: people.ownerA.userId, name: 'Olive Owner', email: people.ownerA.email, role: 'owner', mfaEnrolled: true, joinedAt: expect.any(String) });
+      expect(Number.isNaN(Date.parse(members[0]?.joinedAt ?? ''))).toBe(false);
+
+      // Newest first; used and withdrawn ones are gone, expired ones say so.
+      expect(invitations.map(({ email, expired }) => ({ email, expired }))).toEqual([
+        { email: 'late@teams.test', expired: true },
+        { email: 'robin@teams.test', expired: false },
+      ]);
+      const robin = invitations.find((i) => i.email === 'robin@teams.test');
+      const days = (Date.parse(robin?.expiresAt ?? '') - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(6.9);
+      expect(days).toBeLessThanOrEqual(7);
+
+      // An expired link cannot be used.
+      expect((await accept({ token: late.token, name: 'Late' })).statusCode).toBe(410);
+      // Team B's list has none of it.
+      const teamB = await membersOf(people.ownerB.cookie, people.teamB);
+      expect(teamB.members.map((m) => m.email)).toEqual([people.ownerB.email]);
+      expect(teamB.invitations).toEqual([]);
+    });
+
+    it('changes roles but never leaves the team without an owner', async () => {
+      const memberUrl = (userId: string) => `/api/teams/${people.teamA}/members/${userId}`;
+      const demoteSelf = await send(people.ownerA.cookie, 'PATCH', memberUrl(people.ownerA.userId), { role: 'assistant' });
+      expect(demoteSelf.statusCode).toBe(409);
+      expect(demoteSelf.json().detail).toBe(LAST_OWNER);
+      const leave = await send(people.ownerA.cookie, 'DELETE', memberUrl(people.ownerA.userId));
+      expect(leave.statusCode).toBe(409);
+      expect(leave.json().detail).toBe(LAST_OWNER);
+      expect((await meOf(people.ownerA.cookie)).team?.role).toBe('owner');
+
+      const badRole = await send(people.ownerA.cookie, 'PATCH', memberUrl(people.assistantA.userId), { role: 'admin' });
+      expect(badRole.statusCode).toBe(400);
+      expect(badRole.json().errors).toEqual([{ field: 'role', message: 'Use owner or assistant' }]);
+
+      const promoted = await send(people.ownerA.cookie, 'PATCH', memberUrl(people.assistantA.userId), { role: 'owner' });
+      expect(promoted.statusCode).toBe(204);
+      expect(promoted.body).toBe('');
+      expect((await meOf(people.assistantA.cookie)).team?.role).toBe('owner');
+      // The new owner may use the owner's routes at once, with the session they had.
+      expect((await send(people.assistantA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { accentColor: '#0f766e' })).statusCode).toBe(200);
+
+      // With two owners, one may leave.
+      const left = await send(people.assistantA.cookie, 'DELETE', memberUrl(people.assistantA.userId));
+      expect(left.statusCode).toBe(204);
+      expect((await meOf(people.assistantA.cookie)).team).toBeNull();
+      expect((await send(people.ownerA.cookie, 'DELETE', memberUrl(people.ownerA.userId))).statusCode).toBe(409);
+
+      for (const method of ['PATCH', 'DELETE'] as const) {
+        const unknown = await send(people.ownerA.cookie, method, memberUrl(NO_SUCH_USER), method === 'PATCH' ? { role: 'owner' } : undefined);
+        expect(unknown.statusCode, method).toBe(404);
+        expect(unknown.json().detail, method).toBe('No member with this id in your team');
+        // Someone who left is unknown too.
+        expect((await send(people.ownerA.cookie, method, memberUrl(people.assistantA.userId), method === 'PATCH' ? { role: 'owner' } : undefined)).statusCode).toBe(404);
+      }
+      expect((await send(people.ownerA.cookie, 'DELETE', memberUrl('x'.repeat(65)))).statusCode).toBe(400);
+    });
+
+    it('removes a member with effect on their very next request, in the same session', async () => {
+      const ivy = joined.ivy;
+      if (!ivy) throw new Error('Ivy joined in an earlier test');
+      expect((await get(ivy.cookie, `/api/teams/${people.teamA}`)).statusCode).toBe(200);
+      expect((await get(ivy.cookie, `/api/teams/${people.teamA}/members`)).statusCode).toBe(200);
+
+      const removed = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/members/${ivy.userId}`);
+      expect(removed.statusCode).toBe(204);
+
+      await expectHidden(await get(ivy.cookie, `/api/teams/${people.teamA}`), 'team after removal');
+      await expectHidden(await get(ivy.cookie, `/api/teams/${people.teamA}/members`), 'members after removal');
+      const me = await get(ivy.cookie, '/api/me');
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toMatchObject({ user: { email: 'ivy@teams.test' }, team: null, mustEnrolMfa: false });
+      expect((await membersOf(people.ownerA.cookie, people.teamA)).members.some((m) => m.userId === ivy.userId)).toBe(false);
+      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/members/${ivy.userId}`)).statusCode).toBe(404);
+    });
+  });
+
+  describe('between teams', () => {
+    it('hides every team A route from team B’s owner, exactly like an unknown route, and changes nothing', async () => {
+      const pending = (await membersOf(people.ownerA.cookie, people.teamA)).invitations.find((i) => i.email === 'robin@teams.test');
+      const before = { team: await teamOf(people.ownerA.cookie, people.teamA), members: await membersOf(people.ownerA.cookie, people.teamA) };
+      const a = `/api/teams/${people.teamA}`;
+      const requests: [string, InjectOptions][] = [
+        ['GET team', { method: 'GET', url: a }],
+        ['PATCH team', { method: 'PATCH', url: a, payload: { name: 'Taken over' } }],
+        ['PUT logo', { method: 'PUT', url: `${a}/logo`, headers: { 'content-type': 'image/png' }, payload: tinyPng([255, 0, 0, 255]) }],
+        ['DELETE logo', { method: 'DELETE', url: `${a}/logo` }],
+        ['GET members', { method: 'GET', url: `${a}/members` }],
+        ['POST invitation', { method: 'POST', url: `${a}/invitations`, payload: { email: 'spy@teams.test' } }],
+        ['DELETE invitation', { method: 'DELETE', url: `${a}/invitations/${pending?.id}` }],
+        ['PATCH member', { method: 'PATCH', url: `${a}/members/${people.newAssistantA.userId}`, payload: { role: 'owner' } }],
+        ['DELETE member', { method: 'DELETE', url: `${a}/members/${people.newAssistantA.userId}` }],
+        ['GET audit', { method: 'GET', url: `${a}/audit` }],
+      ];
+      for (const [label, options] of requests) await expectHidden(await call(people.ownerB.cookie, options), label);
+      expect({ team: await teamOf(people.ownerA.cookie, people.teamA), members: await membersOf(people.ownerA.cookie, people.teamA) }).toEqual(before);
+      expect(await mailsTo('spy@teams.test')).toEqual([]);
+    });
+
+    it('does not let team A’s owner reach a member of team B, whichever team the URL names', async () => {
+      const b = `/api/teams/${people.teamB}/members/${people.ownerB.userId}`;
+      await expectHidden(await send(people.ownerA.cookie, 'PATCH', b, { role: 'assistant' }), 'PATCH via team B');
+      await expectHidden(await send(people.ownerA.cookie, 'DELETE', b), 'DELETE via team B');
+      const viaA = `/api/teams/${people.teamA}/members/${people.ownerB.userId}`;
+      const patched = await send(people.ownerA.cookie, 'PATCH', viaA, { role: 'assistant' });
+      expect(patched.statusCode).toBe(404);
+      expect(patched.json().detail).toBe('No member with this id in your team');
+      expect((await send(people.ownerA.cookie, 'DELETE', viaA)).statusCode).toBe(404);
+      expect((await meOf(people.ownerB.cookie)).team).toMatchObject({ id: people.teamB, role: 'owner' });
+    });
+  });
+
+  describe('invitation rate limit', () => {
+    it('allows 30 invitations an hour per team, then answers 429 with Retry-After', async () => {
+      // A second instance on the same database: its rate-limit counters start at zero.
+      const fresh = await buildApp({ config, database, distDir: '/nonexistent' });
+      try {
+        const inviteTo = (cookie: string, teamId: string, email: string) =>
+          fresh.inject({ method: 'POST', url: `/api/teams/${teamId}/invitations`, headers: { cookie }, payload: { email } });
+
+        // Callers who may not invite for team B do not spend its budget.
+        for (let i = 0; i < 5; i++) {
+          expect((await inviteTo(people.ownerA.cookie, people.teamB, `stranger${i}@teams.test`)).statusCode).toBe(404);
+          expect((await inviteTo('', people.teamB, `stranger${i}@teams.test`)).statusCode).toBe(401);
+        }
+
+        const statuses: number[] = [];
+        for (let i = 0; i < 30; i++) statuses.push((await inviteTo(people.ownerB.cookie, people.teamB, `b${i}@teams.test`)).statusCode);
+        expect(statuses).toEqual(Array(30).fill(201));
+
+        const limited = await inviteTo(people.ownerB.cookie, people.teamB, 'one-too-many@teams.test');
+        expect(limited.statusCode).toBe(429);
+        expect(limited.json()).toMatchObject({ code: 'rate_limited' });
+        const retryAfter = Number(limited.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(0);
+        expect(retryAfter).toBeLessThanOrEqual(3600);
+        expect(await mailsTo('one-too-many@teams.test')).toEqual([]);
+
+        // The budget is the team's: team A's owner still invites.
+        expect((await inviteTo(people.ownerA.cookie, people.teamA, 'still-fine@teams.test')).statusCode).toBe(201);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+});
