@@ -31,8 +31,9 @@ export interface MailBrand {
 
 /** A plain, readable HTML body around text paragraphs; every value is escaped here. */
 export function simpleHtml(brand: string | MailBrand, paragraphs: string[]): string {
+  // The accent colour is only the stripe: a light brand colour must not become unreadable text.
   const { name, accentColor = '#0b2545', logoUrl = null } = typeof brand === 'string' ? { name: brand } : brand;
   const body = paragraphs.map((p) => `<p style="margin:0 0 14px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
   const logo = logoUrl ? `<img src="${escapeHtml(logoUrl)}" alt="" height="40" style="display:block;height:40px;width:auto;margin:0 0 8px">` : '';
-  return `<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;color:#0f172a;line-height:1.5;max-width:560px;margin:0 auto;padding:24px"><div style="border-top:4px solid ${escapeHtml(accentColor)};padding-top:16px;margin:0 0 20px">${logo}<p style="margin:0;font-weight:700;font-size:18px;color:${escapeHtml(accentColor)}">${escapeHtml(name)}</p></div>${body}</body></html>`;
+  return `<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;color:#0f172a;line-height:1.5;max-width:560px;margin:0 auto;padding:24px"><div style="border-top:4px solid ${escapeHtml(accentColor)};padding-top:16px;margin:0 0 20px">${logo}<p style="margin:0;font-weight:700;font-size:18px;color:#0b2545">${escapeHtml(name)}</p></div>${body}</body></html>`;
 }
