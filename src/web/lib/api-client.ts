@@ -16,19 +16,41 @@ export class ApiError extends Error {
 }
 
 /** JSON in, JSON out; throws ApiError and leaves what to show to the screen. */
-export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  const hasBody = init.body !== undefined;
+  return send<T>(path, {
+    method: init.method ?? (hasBody ? 'POST' : 'GET'),
+    headers: hasBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+    body: hasBody ? JSON.stringify(init.body) : undefined,
+    signal: init.signal,
+  });
+}
+
+/**
+ * A file's bytes as the whole request body, typed by the file (a team logo):
+ * no multipart framing for the server to parse. Answers and errors as apiFetch.
+ */
+export function apiUpload<T>(path: string, file: Blob, init: { method?: string; signal?: AbortSignal } = {}): Promise<T> {
+  return send<T>(path, {
+    method: init.method ?? 'PUT',
+    headers: { 'content-type': file.type || 'application/octet-stream', accept: 'application/json' },
+    body: file,
+    signal: init.signal,
+  });
+}
+
+async function send<T>(path: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: init.body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      credentials: 'same-origin',
-      signal: init.signal,
-    });
+    response = await fetch(path, { ...init, credentials: 'same-origin' });
   } catch (cause) {
     throw new ApiError(0, 'network', cause instanceof Error ? cause.message : 'Network error');
   }
+  return readResponse<T>(response);
+}
+
+/** The JSON payload of a 2xx answer (null when there is none); an ApiError from the problem+json of any other. */
+async function readResponse<T>(response: Response): Promise<T> {
   const isJson = (response.headers.get('content-type') ?? '').includes('json');
   const payload: unknown = isJson ? await response.json().catch(() => null) : null;
   if (!response.ok) {

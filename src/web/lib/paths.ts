@@ -7,7 +7,16 @@ export const paths = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   app: '/app',
+  team: '/app/team',
+  teamNew: '/app/team/new',
+  teamBranding: '/app/team/branding',
+  teamAudit: '/app/team/audit',
+  profile: '/app/profile',
+  security: '/app/security',
+  securitySetup: '/app/security/setup',
+  admin: '/app/admin',
   adminWaitlist: '/app/admin/waitlist',
+  adminAudit: '/app/admin/audit',
   section: (id: 'features' | 'how-it-works' | 'pricing') => `/#${id}`,
 } as const;
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
@@ -10,6 +10,25 @@ import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
 import { signIn } from './api/sign-in';
 import { AuthCardLayout } from './back-to-home';
+import { TwoFactorChallenge } from './components/two-factor-challenge';
+
+const noSubscription = () => () => {};
+
+/**
+ * The notice another page sent along (`navigate(…, { state: { notice } })`).
+ * The prerendered HTML has none, so it appears only after hydration: a
+ * reload keeps history state, and reading it during hydration would make the
+ * first render differ from the HTML.
+ */
+function useNavigationNotice(): string | undefined {
+  const state = useLocation().state as { notice?: string } | null;
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  return hydrated ? state?.notice : undefined;
+}
 
 /** One message whether the address is unknown or the password wrong: nobody learns who has an account. */
 const WRONG_CREDENTIALS = 'The e-mail or password is incorrect.';
@@ -18,9 +37,12 @@ export default function SignInPage() {
   usePageTitle('signIn');
   const navigate = useNavigate();
   const notifyError = useErrorNotice();
-  const notice = (useLocation().state as { notice?: string } | null)?.notice;
+  const locationNotice = useNavigationNotice();
+  const [restartNotice, setRestartNotice] = useState<string | null>(null);
+  const notice = restartNotice ?? locationNotice;
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [step, setStep] = useState<'password' | 'code'>('password');
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -29,7 +51,12 @@ export default function SignInPage() {
     setSubmitting(true);
     setError(null);
     try {
-      await signIn({ email: String(form.get('email')), password: String(form.get('password')) });
+      const result = await signIn({ email: String(form.get('email')), password: String(form.get('password')) });
+      if (result?.twoFactorRedirect) {
+        setSubmitting(false);
+        setStep('code');
+        return;
+      }
       navigate(paths.app);
     } catch (caught) {
       setSubmitting(false);
@@ -45,7 +72,7 @@ export default function SignInPage() {
     <AuthCardLayout>
       <div className="flex flex-col items-center text-center">
         <LogoMark className="size-10" />
-        <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Sign In</h1>
+        <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{step === 'password' ? 'Sign In' : 'Two-step verification'}</h1>
         <p className="mt-1 text-sm text-slate-600">Welcome back. Sign in to your loan files.</p>
       </div>
       {notice ? (
@@ -53,24 +80,34 @@ export default function SignInPage() {
           {notice}
         </p>
       ) : null}
-      <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Sign In" aria-busy={submitting}>
-        <TextField label="Email" name="email" type="email" autoComplete="email" required placeholder="you@example.com" />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
-        {error ? (
-          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-            {error}
-          </p>
-        ) : null}
-        <div className="flex justify-end">
-          <Link to={paths.forgotPassword} className="text-sm font-medium text-navy-700 hover:text-navy-900 hover:underline">
-            Forgot your password?
-          </Link>
-        </div>
-        <Button type="submit" size="lg" className="w-full" disabled={submitting}>
-          {submitting ? <Spinner /> : null}
-          Sign In
-        </Button>
-      </form>
+      {step === 'code' ? (
+        <TwoFactorChallenge
+          onVerified={() => navigate(paths.app)}
+          onRestart={(message) => {
+            setRestartNotice(message);
+            setStep('password');
+          }}
+        />
+      ) : (
+        <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Sign In" aria-busy={submitting}>
+          <TextField label="Email" name="email" type="email" autoComplete="email" required placeholder="you@example.com" />
+          <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+          {error ? (
+            <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+              {error}
+            </p>
+          ) : null}
+          <div className="flex justify-end">
+            <Link to={paths.forgotPassword} className="text-sm font-medium text-navy-700 hover:text-navy-900 hover:underline">
+              Forgot your password?
+            </Link>
+          </div>
+          <Button type="submit" size="lg" className="w-full" disabled={submitting}>
+            {submitting ? <Spinner /> : null}
+            Sign In
+          </Button>
+        </form>
+      )}
       <p className="mt-6 text-center text-sm text-slate-600">
         Don&apos;t have an account?{' '}
         <Link to={paths.joinWaitlist} className="font-semibold text-navy-700 hover:text-navy-900 hover:underline">

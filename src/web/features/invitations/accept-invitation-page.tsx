@@ -12,6 +12,8 @@ import { Logo } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
 import { AuthCardLayout } from '../auth/back-to-home';
+import { TwoFactorChallenge } from '../auth/components/two-factor-challenge';
+import { paths } from '../../lib/paths';
 import { acceptInvitation, lookupInvitation } from './api/invitations';
 
 /** Why an invitation link cannot be used, in words for the person holding it. */
@@ -21,7 +23,18 @@ function invalidMessage(error: unknown): string {
   return error.status === 410 ? error.message : 'This invitation link is not valid';
 }
 
-type State = { kind: 'loading' } | { kind: 'invalid'; message: string } | { kind: 'ready'; invitation: InvitationSummary };
+type State =
+  | { kind: 'loading' }
+  | { kind: 'invalid'; message: string }
+  | { kind: 'ready'; invitation: InvitationSummary }
+  /** Accepted by an account with two-step verification: a code opens the session. */
+  | { kind: 'code'; redirectTo: string };
+
+const ROLE_TEXT: Record<InvitationSummary['role'], (invitation: InvitationSummary) => string> = {
+  platform_admin: () => ' as a platform admin.',
+  broker: () => ' as a mortgage broker.',
+  assistant: (invitation) => ` to join ${invitation.teamName ?? 'a team'} as an assistant.`,
+};
 
 /** The invitation link (/invite#<token>): set a name and password, or confirm an existing account's password. */
 export default function AcceptInvitationPage() {
@@ -58,8 +71,9 @@ export default function AcceptInvitationPage() {
     setErrors({});
     setSubmitting(true);
     try {
-      const { redirectTo } = await acceptInvitation(parsed.data);
-      navigate(redirectTo);
+      const { redirectTo, twoFactorRequired } = await acceptInvitation(parsed.data);
+      if (twoFactorRequired) setState({ kind: 'code', redirectTo });
+      else navigate(redirectTo);
     } catch (error) {
       setSubmitting(false);
       if (error instanceof ApiError && error.fieldErrors.length > 0) {
@@ -89,11 +103,17 @@ export default function AcceptInvitationPage() {
           <p className="mt-1">Ask the person who invited you to send a new invitation.</p>
         </div>
       ) : null}
+      {state.kind === 'code' ? (
+        <TwoFactorChallenge
+          onVerified={() => navigate(state.redirectTo)}
+          onRestart={(message) => navigate(paths.signIn, { state: { notice: `${message} Your invitation is accepted.` } })}
+        />
+      ) : null}
       {state.kind === 'ready' ? (
         <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Accept your invitation" aria-busy={submitting}>
           <p className="text-sm text-slate-700">
             Invitation for <strong className="font-semibold text-slate-900">{state.invitation.email}</strong>
-            {state.invitation.role === 'platform_admin' ? ' as a platform admin.' : ' as a mortgage broker.'}
+            {ROLE_TEXT[state.invitation.role](state.invitation)}
           </p>
           {state.invitation.hasAccount ? (
             <TextField label="Password of your account" name="password" type="password" autoComplete="current-password" required error={errors.password} />

@@ -1,5 +1,6 @@
 import { apiFetch } from '../../../lib/api-client';
 
+/** `twoFactorRedirect`: the password was right; the account wants a code before it opens a session. */
 export function signIn(input: { email: string; password: string }) {
-  return apiFetch<unknown>('/api/auth/sign-in/email', { method: 'POST', body: input });
+  return apiFetch<{ twoFactorRedirect?: boolean } | null>('/api/auth/sign-in/email', { method: 'POST', body: input });
 }

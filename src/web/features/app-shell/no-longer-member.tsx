@@ -1,0 +1,19 @@
+import { Link } from 'react-router';
+import { paths } from '../../lib/paths';
+import { useDocumentTitle } from '../../lib/use-page-title';
+
+/** A team page after the person was removed from the team while using the app. */
+export function NoLongerMember({ teamName }: { teamName: string }) {
+  useDocumentTitle('No longer a member');
+  return (
+    <div className="py-16 text-center">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900">You are no longer a member of this team</h1>
+      <p className="mx-auto mt-2 max-w-md text-slate-600">
+        You no longer have access to {teamName} and its loan files. If you think this is a mistake, ask one of the team&apos;s owners.
+      </p>
+      <Link to={paths.app} className="mt-6 inline-block font-semibold text-navy-700 underline underline-offset-4 hover:text-navy-900">
+        Back to Pipeline
+      </Link>
+    </div>
+  );
+}

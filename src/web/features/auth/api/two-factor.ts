@@ -1,0 +1,11 @@
+import { apiFetch } from '../../../lib/api-client';
+
+/** Finishes a sign-in that asked for a second step, with a code from the authenticator app. */
+export function verifyTotp(code: string) {
+  return apiFetch<unknown>('/api/auth/two-factor/verify-totp', { method: 'POST', body: { code } });
+}
+
+/** The same with one of the account's one-time backup codes. */
+export function verifyBackupCode(code: string) {
+  return apiFetch<unknown>('/api/auth/two-factor/verify-backup-code', { method: 'POST', body: { code } });
+}
