@@ -18,6 +18,8 @@ export const E2E_ADMIN_EMAIL = 'admin@coverly.test';
 export const E2E_RESET_EMAIL = 'reset@coverly.test';
 /** A third admin, who runs the waitlist console test. */
 export const E2E_CONSOLE_EMAIL = 'console@coverly.test';
+/** A fourth admin, who invites the broker of the team journey. */
+export const E2E_JOURNEY_EMAIL = 'journey@coverly.test';
 
 const server = (port: number, name: string, env: Record<string, string>, command = 'node dist/server/main.js') => ({
   command,
@@ -76,7 +78,7 @@ export default defineConfig({
       E2E_ACCOUNTS_PORT,
       'accounts',
       {},
-      [E2E_ADMIN_EMAIL, E2E_RESET_EMAIL, E2E_CONSOLE_EMAIL].map((email) => `node dist/server/cli.js invite-admin ${email}`).join(' && ') + ' && node dist/server/main.js',
+      [E2E_ADMIN_EMAIL, E2E_RESET_EMAIL, E2E_CONSOLE_EMAIL, E2E_JOURNEY_EMAIL].map((email) => `node dist/server/cli.js invite-admin ${email}`).join(' && ') + ' && node dist/server/main.js',
     ),
   ],
 });

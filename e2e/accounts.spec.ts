@@ -1,23 +1,11 @@
 import { E2E_ACCOUNTS_PORT, E2E_ADMIN_EMAIL, E2E_RESET_EMAIL } from '../playwright.config';
-import { expect, expectNoAxeViolations, readMailDrop, test } from './fixtures';
+import { expect, expectNoAxeViolations, mailedLink, signOutOf, test } from './fixtures';
 
 const base = `http://127.0.0.1:${E2E_ACCOUNTS_PORT}`;
 const PASSWORD = 'copper kettle morning tide';
 
-/** The newest link of `kind` mailed to `to`, from the mail drop (quoted-printable soft breaks undone). */
-async function mailedLink(to: string, kind: 'invite' | 'reset-password'): Promise<string> {
-  let link = '';
-  await expect
-    .poll(async () => {
-      const mails = (await readMailDrop('accounts')).filter((m) => m.includes(`To: ${to}`)).map((m) => m.replace(/=\r?\n/g, ''));
-      const links = mails.flatMap((m) => m.match(new RegExp(`http://127\\.0\\.0\\.1:\\d+/${kind}#[A-Za-z0-9_-]+`, 'g')) ?? []);
-      link = links.at(-1) ?? '';
-      return link;
-    })
-    .not.toBe('');
-  return link;
-}
-const invitationLink = () => mailedLink(E2E_ADMIN_EMAIL, 'invite');
+const mailedLinkTo = (to: string, kind: 'invite' | 'reset-password') => mailedLink('accounts', to, kind);
+const invitationLink = () => mailedLinkTo(E2E_ADMIN_EMAIL, 'invite');
 
 test.describe('accounts', () => {
   test('the first admin, invited from the command line, accepts by e-mail link, signs out and signs in again', async ({ page, consoleGuard }, testInfo) => {
@@ -39,7 +27,7 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(`${base}/app`);
     await expect(page.getByRole('heading', { name: 'Pipeline', level: 1 })).toBeVisible();
     await expect(page.getByText('No loan files yet')).toBeVisible();
-    await expect(page.getByText('Ada Admin')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Ada Admin', exact: true })).toBeVisible();
     await expectNoAxeViolations(page);
 
     const cookies = await page.context().cookies(base);
@@ -47,7 +35,7 @@ test.describe('accounts', () => {
     expect(session?.httpOnly).toBe(true);
     expect(session?.sameSite).toBe('Lax');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOutOf(page, 'Ada Admin');
     await expect(page).toHaveURL(`${base}/signin`);
     await expect(page.getByRole('status').filter({ hasText: 'You have signed out.' })).toBeVisible();
 
@@ -64,18 +52,18 @@ test.describe('accounts', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(`${base}/app`);
-    await expect(page.getByText('Ada Admin')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Ada Admin', exact: true })).toBeVisible();
   });
 
   test('a password is reset end to end by e-mail link', async ({ page, consoleGuard }, testInfo) => {
     test.skip(testInfo.project.name !== 'desktop', 'the invitation works once, so the flow runs in one project');
     consoleGuard.allow(/Failed to load resource: the server responded with a status of (400|401)/);
-    await page.goto(await mailedLink(E2E_RESET_EMAIL, 'invite'));
+    await page.goto(await mailedLinkTo(E2E_RESET_EMAIL, 'invite'));
     await page.getByLabel('Your name').fill('Rey Reset');
     await page.getByLabel('Choose a password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page).toHaveURL(`${base}/app`);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOutOf(page, 'Rey Reset');
 
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await expect(page).toHaveURL(`${base}/forgot-password`);
@@ -84,7 +72,7 @@ test.describe('accounts', () => {
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'If an account exists for that address' })).toBeVisible();
 
-    await page.goto(await mailedLink(E2E_RESET_EMAIL, 'reset-password'));
+    await page.goto(await mailedLinkTo(E2E_RESET_EMAIL, 'reset-password'));
     await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByRole('textbox', { name: 'New password', exact: true }).fill('qwertyuiop12');

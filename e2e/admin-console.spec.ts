@@ -1,23 +1,12 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_ACCOUNTS_PORT, E2E_CONSOLE_EMAIL } from '../playwright.config';
-import { expect, expectNoAxeViolations, readMailDrop, test, uniqueEmail } from './fixtures';
+import { expect, expectNoAxeViolations, mailedLink, readMailDrop, test, uniqueEmail } from './fixtures';
 
 const base = `http://127.0.0.1:${E2E_ACCOUNTS_PORT}`;
 /** The first admin's password, as accounts.spec.ts sets it. */
 const PASSWORD = 'copper kettle morning tide';
 
-/** The newest invitation link mailed to `to` on the accounts server (quoted-printable soft breaks undone). */
-async function invitationLinkFor(to: string): Promise<string> {
-  let link = '';
-  await expect
-    .poll(async () => {
-      const mails = (await readMailDrop('accounts')).filter((m) => m.includes(`To: ${to}`)).map((m) => m.replace(/=\r?\n/g, ''));
-      link = mails.flatMap((m) => m.match(/http:\/\/127\.0\.0\.1:\d+\/invite#[A-Za-z0-9_-]{43}/g) ?? []).at(-1) ?? '';
-      return link;
-    })
-    .not.toBe('');
-  return link;
-}
+const invitationLinkFor = (to: string) => mailedLink('accounts', to, 'invite');
 
 /** This spec's own admin, invited from the command line when the server started, accepts through the API. */
 async function acceptConsoleAdminInvitation(request: APIRequestContext) {

@@ -59,3 +59,25 @@ export async function readMailDrop(name: 'main' | 'limited' | 'accounts'): Promi
 
 /** A unique address per test run, so parallel tests never share waitlist entries. */
 export const uniqueEmail = (label: string) => `${label}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+/**
+ * The newest link of `kind` mailed to `to` by the server with `server`'s mail
+ * drop, waiting until it arrives (quoted-printable soft breaks undone).
+ */
+export async function mailedLink(server: 'main' | 'limited' | 'accounts', to: string, kind: 'invite' | 'reset-password'): Promise<string> {
+  let link = '';
+  await expect
+    .poll(async () => {
+      const mails = (await readMailDrop(server)).filter((m) => m.includes(`To: ${to}`)).map((m) => m.replace(/=\r?\n/g, ''));
+      link = mails.flatMap((m) => m.match(new RegExp(`http://127\\.0\\.0\\.1:\\d+/${kind}#[A-Za-z0-9_-]+`, 'g')) ?? []).at(-1) ?? '';
+      return link;
+    })
+    .not.toBe('');
+  return link;
+}
+
+/** Signs out through the person's menu in the app header (the button is named after the person). */
+export async function signOutOf(page: Page, personName: string) {
+  await page.getByRole('button', { name: personName, exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+}

@@ -1,0 +1,167 @@
+import type { Browser, Page } from '@playwright/test';
+import { E2E_ACCOUNTS_PORT, E2E_JOURNEY_EMAIL } from '../playwright.config';
+import { totpCode } from '../src/test/totp';
+import { expect, expectNoAxeViolations, mailedLink, readMailDrop, signOutOf, test, uniqueEmail } from './fixtures';
+
+const base = `http://127.0.0.1:${E2E_ACCOUNTS_PORT}`;
+const PASSWORD = 'amber harbor lighthouse keeper';
+
+/** Opens an invitation link and creates the account it invites. */
+async function acceptAsNewAccount(page: Page, link: string, name: string, invitedAs: string) {
+  await page.goto(link);
+  await expect(page.getByText(invitedAs)).toBeVisible();
+  await page.getByLabel('Your name').fill(name);
+  await page.getByLabel('Choose a password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
+/**
+ * Enrols an authenticator on the set-up page, with codes computed here from
+ * the key the page shows (RFC 6238), and returns one backup code.
+ */
+async function enrolAuthenticator(page: Page): Promise<{ secret: string; backupCode: string }> {
+  await expect(page).toHaveURL(`${base}/app/security/setup`);
+  await expect(page.getByRole('heading', { name: 'Set up two-step verification', level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+  await page.getByLabel('Authenticator code').fill('000000' === totpCode(secret) ? '111111' : '000000');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByText('That code is not right.')).toBeVisible();
+  await page.getByLabel('Authenticator code').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('heading', { name: 'Save your backup codes' })).toBeVisible();
+  const codes = await page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem').allInnerTexts();
+  expect(codes).toHaveLength(10);
+  await expectNoAxeViolations(page);
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  await page.getByLabel('I have saved my backup codes').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  return { secret, backupCode: codes[0] ?? '' };
+}
+
+async function signInWithCode(page: Page, email: string, code: { totp: string } | { backup: string }) {
+  await page.goto(`${base}/signin`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  if ('backup' in code) {
+    await page.getByRole('button', { name: 'Use a backup code instead' }).click();
+    await page.getByLabel('Backup code').fill(code.backup);
+  } else {
+    await page.getByLabel('Authenticator code').fill(code.totp);
+  }
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(`${base}/app`);
+}
+
+async function newPage(browser: Browser) {
+  const context = await browser.newContext({ baseURL: base });
+  return context.newPage();
+}
+
+test.describe('from the waitlist to a team', () => {
+  test.skip(({ isMobile }) => isMobile, 'invitations work once: the journey runs in the desktop project');
+
+  test('an admin invites a broker from the waitlist; the broker enrols TOTP, builds and brands a team, and invites an assistant who joins', async ({ page, browser, request, consoleGuard }) => {
+    test.setTimeout(120_000);
+    // Refused codes (401), the signed-out session checks (401) and the removed assistant's team page (404).
+    consoleGuard.allow(/Failed to load resource: the server responded with a status of (401|404)/);
+    const brokerEmail = uniqueEmail('bea');
+    const assistantEmail = uniqueEmail('ash');
+
+    // 1. The admin, invited from the command line, accepts by the mailed link.
+    await acceptAsNewAccount(page, await mailedLink('accounts', E2E_JOURNEY_EMAIL, 'invite'), 'Jo Journey', 'as a platform admin.');
+    await expect(page).toHaveURL(`${base}/app`);
+
+    // 2. A broker joins the waitlist; the admin invites them from the console.
+    expect((await request.post(`${base}/api/waitlist`, { data: { fullName: 'Bea Broker', email: brokerEmail, company: 'Lakeside Lending' } })).status()).toBe(200);
+    await page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Admin' }).click();
+    await expect(page).toHaveURL(`${base}/app/admin/waitlist`);
+    const row = page.getByRole('row').filter({ hasText: brokerEmail });
+    await row.getByRole('button', { name: /Invite as broker/ }).click();
+    await expect(row).toContainText('Invited');
+    await signOutOf(page, 'Jo Journey');
+    await expect(page).toHaveURL(`${base}/signin`);
+
+    // 3. The broker accepts, and must enrol an authenticator before anything else.
+    await acceptAsNewAccount(page, await mailedLink('accounts', brokerEmail, 'invite'), 'Bea Broker', 'as a mortgage broker.');
+    const broker = await enrolAuthenticator(page);
+
+    // 4. …then founds the team and brands it.
+    await expect(page).toHaveURL(`${base}/app/team/new`);
+    await expect(page.getByRole('heading', { name: 'Create your team', level: 1 })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Team name').fill('Lakeside Lending');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await expect(page).toHaveURL(`${base}/app/team/branding`);
+    await expect(page.getByRole('heading', { name: 'Branding', level: 1 })).toBeVisible();
+    await page.getByRole('textbox', { name: 'Accent colour', exact: true }).fill('#0f766e');
+    await page.getByRole('button', { name: 'Save branding' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Success!' }).first()).toBeVisible();
+    await expect(page.getByTestId('team-accent')).toHaveCSS('background-color', 'rgb(15, 118, 110)');
+    await page.getByLabel('Logo', { exact: true }).setInputFiles('e2e/assets/team-logo.png');
+    await page.getByRole('button', { name: 'Upload logo' }).click();
+    const headerLogo = page.getByRole('banner').getByRole('img', { name: 'Lakeside Lending' });
+    await expect(headerLogo).toBeVisible();
+    expect(await headerLogo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+    await expectNoAxeViolations(page);
+
+    // 5. …and invites an assistant, whose e-mail carries the team's brand.
+    await page.getByRole('navigation', { name: 'Team' }).getByRole('link', { name: 'Members' }).click();
+    await expect(page).toHaveURL(`${base}/app/team`);
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(assistantEmail);
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    await expect(page.getByText(`Invitation sent to ${assistantEmail}`).first()).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Pending invitations' })).toContainText(assistantEmail);
+    await expectNoAxeViolations(page);
+    const assistantLink = await mailedLink('accounts', assistantEmail, 'invite');
+    const mail = (await readMailDrop('accounts')).map((m) => m.replace(/=\r?\n/g, '')).find((m) => m.includes(`To: ${assistantEmail}`));
+    expect(mail).toContain('Subject: Bea Broker invited you to Lakeside Lending');
+    expect(mail).toMatch(/border-top:4px solid #0f766e/);
+    expect(mail).toMatch(/api\/team-logos\//);
+
+    // 6. Signing in again asks for a code: from the app, then once with a backup code.
+    await signOutOf(page, 'Bea Broker');
+    await signInWithCode(page, brokerEmail, { totp: totpCode(broker.secret) });
+    await signOutOf(page, 'Bea Broker');
+    await signInWithCode(page, brokerEmail, { backup: broker.backupCode });
+
+    // 7. The assistant accepts in another browser, enrols, and sees the team.
+    const assistant = await newPage(browser);
+    await acceptAsNewAccount(assistant, assistantLink, 'Ash Assistant', 'to join Lakeside Lending as an assistant.');
+    await enrolAuthenticator(assistant);
+    await expect(assistant).toHaveURL(`${base}/app/team`);
+    await expect(assistant.getByRole('banner').getByRole('img', { name: 'Lakeside Lending' })).toBeVisible();
+    const assistantRows = assistant.getByRole('row');
+    await expect(assistantRows.filter({ hasText: brokerEmail })).toContainText('Owner');
+    await expect(assistantRows.filter({ hasText: assistantEmail })).toContainText('Assistant');
+    await expect(assistant.getByRole('button', { name: 'Invite', exact: true })).toHaveCount(0);
+    await expectNoAxeViolations(assistant);
+
+    // 8. The owner sees the assistant enrolled, then removes them: access ends at once.
+    await page.goto(`${base}/app/team`);
+    const ashRow = page.getByRole('row').filter({ hasText: assistantEmail });
+    await expect(ashRow).toContainText('On');
+    await ashRow.getByRole('button', { name: /^Remove/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
+    await expect(page.getByRole('row').filter({ hasText: assistantEmail })).toHaveCount(0);
+    await assistant.reload();
+    await expect(assistant.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Team' })).toHaveCount(0);
+    await expect(assistant.getByRole('row').filter({ hasText: brokerEmail })).toHaveCount(0);
+
+    // 9. The team's audit log tells the story.
+    await page.getByRole('navigation', { name: 'Team' }).getByRole('link', { name: 'Audit log' }).click();
+    await expect(page).toHaveURL(`${base}/app/team/audit`);
+    for (const action of ['Removed a member', 'Set up two-step verification', 'Accepted an invitation', 'Sent an invitation', 'Changed the branding', 'Created the team', 'Signed in']) {
+      await expect(page.getByRole('rowheader', { name: action, exact: true }).first(), action).toBeVisible();
+    }
+    await expectNoAxeViolations(page);
+    await assistant.context().close();
+  });
+});
