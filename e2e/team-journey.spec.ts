@@ -163,5 +163,22 @@ test.describe('from the waitlist to a team', () => {
     }
     await expectNoAxeViolations(page);
     await assistant.context().close();
+
+    // 10. On a phone every page of the team and the person fits the screen and passes axe.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [path, heading] of [
+      ['/app/team', 'Team'],
+      ['/app/team/branding', 'Branding'],
+      ['/app/team/audit', 'Audit log'],
+      ['/app/security', 'Security'],
+      ['/app/profile', 'Profile'],
+    ] as const) {
+      await page.goto(`${base}${path}`);
+      await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      await expectNoAxeViolations(page);
+    }
+    await page.getByRole('button', { name: 'Bea Broker', exact: true }).click();
+    await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
   });
 });
