@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError, invalidField } from '../../shared/errors';
+import { invalidField } from '../../shared/errors';
 import type { Db } from '../db/client';
 import { sendFetchResponse, toFetchHeaders } from '../platform/http/fetch-bridge';
+import { apiNotFoundProblem, PROBLEM_CONTENT_TYPE } from '../platform/http/problem';
 import { AUTH_BASE_PATH, userForResetToken, type Auth } from './auth';
 import { checkPassword } from './password-policy';
 import { recordAudit, auditOrigin } from '../audit/audit';
 import { findUserByEmail } from '../invitations/invitations.queries';
-import { checkThrottle, clearAttempts, recordAttempt, RESET_REQUEST_THROTTLE, SIGN_IN_THROTTLE, type ThrottlePolicy, type ThrottleVerdict } from './throttle';
+import { attemptKeys, checkThrottle, clearAttempts, recordAttempt, refuseWhenThrottled, RESET_REQUEST_THROTTLE, SIGN_IN_THROTTLE, type ThrottlePolicy } from './throttle';
 
 export interface AuthRouteOptions {
   auth: Auth;
@@ -16,10 +17,20 @@ export interface AuthRouteOptions {
   signInThrottle?: ThrottlePolicy;
 }
 
+interface AuthAnswer {
+  twoFactorRedirect?: boolean;
+  user?: { id: string; email: string };
+  /** better-auth's error code, on failures. */
+  code?: string;
+}
+
+/** better-auth's answers to a wrong code in a live two-step challenge. */
+const WRONG_CODE = new Set(['INVALID_CODE', 'INVALID_BACKUP_CODE']);
+
 /** The JSON body of a better-auth answer, read without consuming it. */
-async function jsonOf(response: Response): Promise<{ twoFactorRedirect?: boolean; user?: { id: string; email: string } } | null> {
+async function jsonOf(response: Response): Promise<AuthAnswer | null> {
   try {
-    return (await response.clone().json()) as { twoFactorRedirect?: boolean; user?: { id: string; email: string } } | null;
+    return (await response.clone().json()) as AuthAnswer | null;
   } catch {
     return null;
   }
@@ -30,21 +41,8 @@ const bodyField = (body: unknown, name: string) => {
   return typeof value === 'string' ? value : '';
 };
 
-/**
- * The throttle keys of one attempt: the client address and, when the body
- * names one, the account's e-mail (trimmed, lower-cased).
- */
-function throttleKeys(kind: 'sign-in' | 'reset', request: FastifyRequest) {
-  const email = bodyField(request.body, 'email').trim().toLowerCase();
-  const emailKey = email ? `${kind}:email:${email}` : null;
-  return { emailKey, keys: [`${kind}:ip:${request.ip}`, ...(emailKey ? [emailKey] : [])] };
-}
-
-function refuseWhenThrottled(verdict: ThrottleVerdict, what: string) {
-  if (verdict.kind === 'refuse') {
-    throw new AppError('rate_limited', `Too many ${what}; try again in ${verdict.retryAfterSeconds} seconds`, undefined, { retryAfterSeconds: verdict.retryAfterSeconds });
-  }
-}
+/** The throttle keys of one attempt, from its client address and the e-mail its body names. */
+const throttleKeys = (kind: 'sign-in' | 'reset', request: FastifyRequest) => attemptKeys(kind, request.ip, bodyField(request.body, 'email'));
 
 /**
  * better-auth's own endpoints (sign-in, sign-out, session, password reset…)
@@ -98,11 +96,18 @@ export async function authRoutes(app: FastifyInstance, { auth, db, brandName, si
         const before = await auth.api.getSession({ headers: toFetchHeaders(request) });
         const response = await forward(request);
         const method = action === 'two-factor/verify-totp' ? 'authenticator code' : 'backup code';
+        const body = await jsonOf(response);
         if (response.ok) {
-          const body = await jsonOf(response);
           if (!before && body?.user) await recordAudit(db, { action: 'sign_in.succeeded', actor: body.user, origin, data: { method: `password and ${method}` } });
-          else if (before && !before.user.twoFactorEnabled) await recordAudit(db, { action: 'mfa.enrolled', actor: before.user, origin });
-        } else if (!before) {
+          else if (before && !before.user.twoFactorEnabled) {
+            // Sessions opened with the password alone, before there was a code to ask for, end here:
+            // from now on every session of the account has passed the second step.
+            const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+            await auth.api.revokeOtherSessions({ headers: new Headers({ cookie }) });
+            await recordAudit(db, { action: 'mfa.enrolled', actor: before.user, origin });
+          }
+        } else if (!before && WRONG_CODE.has(body?.code ?? '')) {
+          // Only an answer to a real challenge (a password was right) is a failed sign-in worth keeping.
           await recordAudit(db, { action: 'sign_in.failed', actor: null, origin, data: { reason: `wrong ${method}` } });
         }
         return sendFetchResponse(reply, response);
@@ -116,6 +121,9 @@ export async function authRoutes(app: FastifyInstance, { auth, db, brandName, si
         }
         return sendFetchResponse(reply, response);
       }
+
+      // Profile changes go through PATCH /api/me, which holds them to our rules.
+      if (action === 'update-user') return reply.status(404).type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
 
       if (action === 'change-password') {
         const current = await auth.api.getSession({ headers: toFetchHeaders(request) });

@@ -64,7 +64,7 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     database = await createTestDatabase(backend);
     app = await buildApp({ config, database, distDir: '/nonexistent' });
     const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
-    for (const email of ['enrol@mfa.test', 'enrolled@mfa.test', 'changer@mfa.test']) await createCredentialUser(auth, { email, name: 'Robin Example', password: PASSWORD });
+    for (const email of ['enrol@mfa.test', 'enrolled@mfa.test', 'changer@mfa.test', 'two-devices@mfa.test']) await createCredentialUser(auth, { email, name: 'Robin Example', password: PASSWORD });
 
     // One account enrolled up front, for the sign-in tests.
     const cookie = cookieFrom(await signIn('enrolled@mfa.test'));
@@ -187,6 +187,27 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     // Another, unused code still works on the same challenge.
     const other = await post('/api/auth/two-factor/verify-backup-code', { code: enrolled.backupCodes[1] }, second.toString());
     expect(other.statusCode, other.body).toBe(200);
+  });
+
+  it('ends the sessions opened with the password alone when an authenticator is enrolled', async () => {
+    // A stolen password signed in somewhere else before the owner of the account enrolled.
+    const elsewhere = cookieFrom(await signIn('two-devices@mfa.test'));
+    const mine = cookieFrom(await signIn('two-devices@mfa.test'));
+    expect((await me(elsewhere)).statusCode).toBe(200);
+    const enabled = await post('/api/auth/two-factor/enable', { password: PASSWORD }, mine);
+    const secret = new URL((enabled.json() as { totpURI: string }).totpURI).searchParams.get('secret') ?? '';
+    const verified = await post('/api/auth/two-factor/verify-totp', { code: totpCode(secret) }, mine);
+    expect(verified.statusCode).toBe(200);
+    expect((await me(cookieFrom(verified))).json()).toMatchObject({ mfaEnrolled: true });
+    // The other session never passed a code, so it ends: it cannot ride on the new second factor.
+    expect((await me(elsewhere)).statusCode).toBe(401);
+  });
+
+  it('keeps better-auth’s own profile endpoint closed: PATCH /api/me holds names to our rules', async () => {
+    const cookie = cookieFrom(await signIn('changer@mfa.test'));
+    const response = await post('/api/auth/update-user', { name: `${'x'.repeat(5000)}\nSubject: spoofed` }, cookie);
+    expect(response.statusCode).toBe(404);
+    expect((await me(cookie)).json()).toMatchObject({ user: { name: 'Robin Example' } });
   });
 
   it('holds a changed password to the password policy', async () => {

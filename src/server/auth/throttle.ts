@@ -1,4 +1,5 @@
 import { and, count, eq, gt, inArray, lt, min, sql } from 'drizzle-orm';
+import { AppError } from '../../shared/errors';
 import type { Db } from '../db/client';
 import { authAttempt } from '../db/schema';
 
@@ -24,6 +25,23 @@ export const SIGN_IN_THROTTLE: ThrottlePolicy = { windowMs: 60_000, slowAfter: 3
 export const RESET_REQUEST_THROTTLE: ThrottlePolicy = { windowMs: 15 * 60_000, slowAfter: Infinity, baseDelayMs: 0, maxDelayMs: 0, refuseAfter: 5 };
 
 export type ThrottleVerdict = { kind: 'go'; delayMs: number } | { kind: 'refuse'; retryAfterSeconds: number };
+
+/**
+ * The keys one attempt counts against: the client address and, when there is
+ * one, the account's e-mail (trimmed, lower-cased).
+ */
+export function attemptKeys(kind: 'sign-in' | 'reset', ip: string, rawEmail: string) {
+  const email = rawEmail.trim().toLowerCase();
+  const emailKey = email ? `${kind}:email:${email}` : null;
+  return { emailKey, keys: [`${kind}:ip:${ip}`, ...(emailKey ? [emailKey] : [])] };
+}
+
+/** A 429 with Retry-After for a refused attempt; nothing for one that may go. */
+export function refuseWhenThrottled(verdict: ThrottleVerdict, what: string) {
+  if (verdict.kind === 'refuse') {
+    throw new AppError('rate_limited', `Too many ${what}; try again in ${verdict.retryAfterSeconds} seconds`, undefined, { retryAfterSeconds: verdict.retryAfterSeconds });
+  }
+}
 
 /** What to do with the next attempt on any of `keys` (the most-attempted key decides). */
 export async function checkThrottle(db: Db, keys: string[], policy: ThrottlePolicy, now = new Date()): Promise<ThrottleVerdict> {

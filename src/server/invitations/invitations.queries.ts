@@ -16,12 +16,12 @@ export async function findInvitationByTokenHash(db: Db, tokenHash: string): Prom
   return row;
 }
 
-/** Marks the invitation used, once: null when it was already used or has expired meanwhile. */
+/** Marks the invitation used, once: null when it was used, withdrawn or has expired meanwhile. */
 export async function claimInvitation(db: Db, id: string, userId: string): Promise<Invitation | null> {
   const [row] = await db
     .update(invitation)
     .set({ acceptedAt: sql`now()`, acceptedBy: userId })
-    .where(and(eq(invitation.id, id), isNull(invitation.acceptedAt), gt(invitation.expiresAt, sql`now()`)))
+    .where(and(eq(invitation.id, id), isNull(invitation.acceptedAt), isNull(invitation.revokedAt), gt(invitation.expiresAt, sql`now()`)))
     .returning();
   return row ?? null;
 }

@@ -2,6 +2,7 @@ import { AppError, invalidField } from '../../shared/errors';
 import type { AcceptInvitation, InvitationSummary } from '../../shared/schemas/invitations';
 import { createCredentialUser, type Auth } from '../auth/auth';
 import { checkPassword } from '../auth/password-policy';
+import { attemptKeys, checkThrottle, clearAttempts, recordAttempt, refuseWhenThrottled, SIGN_IN_THROTTLE } from '../auth/throttle';
 import type { Db } from '../db/client';
 import type { Invitation, InvitationRole } from '../db/schema';
 import { enqueueMail } from '../platform/mail/mail-jobs';
@@ -9,7 +10,7 @@ import { invitationMail, type InvitationMailInput } from './invitations.mail';
 import { claimInvitation, findInvitationByTokenHash, findUserByEmail, grantPlatformAdmin, insertInvitation } from './invitations.queries';
 import { hashInvitationToken, INVITATION_TTL_MS, newInvitationToken } from './invitations.tokens';
 import { recordAudit, type AuditEntry, type AuditPerson } from '../audit/audit';
-import { findTeam, findTeamOfUser, grantBroker, insertMember } from '../teams/teams.queries';
+import { findTeam, findTeamOfUser, grantBroker, insertMember, lockUser } from '../teams/teams.queries';
 
 export interface InvitationDeps {
   db: Db;
@@ -108,6 +109,7 @@ async function grantInvitedRole(tx: Db, claimed: Invitation, userId: string) {
       return grantBroker(tx, userId);
     case 'assistant': {
       if (!claimed.teamId) throw new Error(`assistant invitation ${claimed.id} has no team`);
+      await lockUser(tx, userId);
       const current = await findTeamOfUser(tx, userId);
       if (current?.id === claimed.teamId) return;
       if (current) throw new AppError('conflict', `This account already belongs to ${current.name}; one account works in one team`);
@@ -134,8 +136,16 @@ export async function acceptInvitation(
   let account: { id: string; email: string };
   let response: Response | null = null;
   if (existing) {
+    // Checking the account's password here is a sign-in like any other: throttled and audited.
+    const { emailKey, keys } = attemptKeys('sign-in', origin?.ip ?? 'unknown', existing.email);
+    refuseWhenThrottled(await checkThrottle(deps.db, keys, SIGN_IN_THROTTLE), 'sign-in attempts');
     response = await signIn();
-    if (!response.ok) throw invalidField('password', 'That is not the password of this account');
+    if (!response.ok) {
+      await recordAttempt(deps.db, keys);
+      await recordAudit(deps.db, { action: 'sign_in.failed', actor: null, subject: { id: existing.id, email: existing.email }, origin, data: { reason: 'wrong password, accepting an invitation' } });
+      throw invalidField('password', 'That is not the password of this account');
+    }
+    if (emailKey) await clearAttempts(deps.db, emailKey);
     account = existing;
   } else {
     if (!input.name) throw invalidField('name', 'Enter your name');
@@ -165,5 +175,8 @@ export async function acceptInvitation(
   if (!response.ok) throw new Error(`Signing in after accepting an invitation failed with ${response.status}`);
   // An account with two-step verification gets its session only after a code.
   const body = (await response.clone().json()) as { twoFactorRedirect?: boolean } | null;
+  if (existing && !body?.twoFactorRedirect) {
+    await recordAudit(deps.db, { action: 'sign_in.succeeded', actor: { id: existing.id, email: existing.email }, origin, data: { method: 'password, accepting an invitation' } });
+  }
   return { redirectTo: ROLE_HOME[claimed.role], twoFactorRequired: body?.twoFactorRedirect === true, signIn: response };
 }

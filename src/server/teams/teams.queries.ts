@@ -24,6 +24,15 @@ export async function findTeam(db: Db, teamId: string): Promise<TeamSummary | un
   return row;
 }
 
+/**
+ * Locks a person's account row until the transaction ends, so two requests
+ * that would each put them in a team (two tabs founding one, an accept racing
+ * another) run one after the other and the second sees the first's team.
+ */
+export async function lockUser(db: Db, userId: string) {
+  await db.select({ id: user.id }).from(user).where(eq(user.id, userId)).for('update');
+}
+
 /** The team a person belongs to, with their role, if any. */
 export async function findTeamOfUser(db: Db, userId: string): Promise<(TeamSummary & { role: TeamRole }) | undefined> {
   const [row] = await db

@@ -57,7 +57,7 @@ export async function teamRoutes(app: FastifyInstance, deps: teams.TeamDeps & { 
   app.get('/api/teams/:teamId/members', { config: { access: 'team-member' } }, async (request, reply) => {
     const { teamId } = parseInput(TeamParams, request.params);
     void reply.header('cache-control', 'no-store');
-    return teams.listTeamMembers(deps, teamId);
+    return teams.listTeamMembers(deps, teamId, signedInUser(request).team?.role ?? 'assistant');
   });
 
   app.post(

@@ -36,6 +36,7 @@ const mustFindTeam = async (db: Db, teamId: string) => {
 /** A broker founds their team and becomes its owner. One team per person. */
 export async function createTeam(deps: TeamDeps, principal: SignedInPrincipal, input: CreateTeam, origin: Origin): Promise<TeamView> {
   return deps.db.transaction(async (tx) => {
+    await q.lockUser(tx, principal.userId);
     const current = await q.findTeamOfUser(tx, principal.userId);
     if (current) throw new AppError('conflict', `You already belong to ${current.name}`);
     const created = await q.insertTeam(tx, { name: input.name, createdBy: principal.userId });
@@ -87,8 +88,10 @@ export async function removeLogo(deps: TeamDeps, principal: SignedInPrincipal, t
   });
 }
 
-export async function listTeamMembers(deps: TeamDeps, teamId: string): Promise<TeamMembers> {
-  const [members, invitations] = await Promise.all([q.listMembers(deps.db, teamId), q.listOpenTeamInvitations(deps.db, teamId)]);
+/** The members, and for owners (who manage them) the open invitations. */
+export async function listTeamMembers(deps: TeamDeps, teamId: string, callerRole: TeamRole): Promise<TeamMembers> {
+  const members = await q.listMembers(deps.db, teamId);
+  const invitations = callerRole === 'owner' ? await q.listOpenTeamInvitations(deps.db, teamId) : [];
   const now = Date.now();
   return {
     members: members.map((m) => ({ ...m, mfaEnrolled: m.mfaEnrolled === true, joinedAt: m.joinedAt.toISOString() })),

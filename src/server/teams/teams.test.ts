@@ -6,7 +6,8 @@ import type { Me } from '../../shared/schemas/me';
 import { LOGO_MAX_BYTES, type TeamMembers, type TeamView } from '../../shared/schemas/teams';
 import { buildApp } from '../app';
 import { createAuth, createCredentialUser, type Auth } from '../auth/auth';
-import { invitation, job, team } from '../db/schema';
+import { auditEvent, invitation, job, team } from '../db/schema';
+import { claimInvitation } from '../invitations/invitations.queries';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
@@ -118,6 +119,14 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(second.statusCode).toBe(409);
       expect(second.json().detail).toBe('You already belong to Founders Capital');
       expect(await database.db.$count(team)).toBe(teamsBefore + 1);
+    });
+
+    it('founds one team when two tabs ask at the same moment: the other gets 409, never a 500', async () => {
+      const userId = await account('twotabs@teams.test', 'Tab Twice');
+      await grantBroker(database.db, userId);
+      const { cookie } = await enrolTotp(app, (await signIn(app, 'twotabs@teams.test')).cookie);
+      const answers = await Promise.all([1, 2, 3].map((n) => send(cookie, 'POST', '/api/teams', { name: `Tab ${n}` })));
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
     });
 
     it('hides founding from everyone who is not a broker', async () => {
@@ -391,6 +400,29 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${id}`)).statusCode).toBe(204);
     });
 
+    it('counts a wrong password given while accepting against the sign-in throttle, and audits it', async () => {
+      await account('throttled@teams.test', 'Theo Throttled');
+      const { token } = await invite(people.ownerA.cookie, people.teamA, 'throttled@teams.test');
+      const attempt = (password: string) => app.inject({ method: 'POST', url: '/api/invitations/accept', payload: { token, password }, remoteAddress: '198.51.100.77' });
+      for (let i = 0; i < 8; i++) expect((await attempt('not the password of theo')).statusCode).toBe(400);
+      // Refused now even with the right password, as a sign-in would be.
+      const refused = await attempt(PEOPLE_PASSWORD);
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      const failures = await database.db
+        .select()
+        .from(auditEvent)
+        .where(and(eq(auditEvent.action, 'sign_in.failed'), eq(auditEvent.subjectEmail, 'throttled@teams.test')));
+      expect(failures).toHaveLength(8);
+      expect(failures[0]).toMatchObject({ ip: '198.51.100.77', data: { reason: 'wrong password, accepting an invitation' } });
+    });
+
+    it('never claims a withdrawn invitation, even one that was open when the accept began', async () => {
+      const { id } = await invite(people.ownerA.cookie, people.teamA, 'raced@teams.test');
+      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${id}`)).statusCode).toBe(204);
+      expect(await claimInvitation(database.db, id, people.borrower.userId)).toBeNull();
+    });
+
     it('signs an existing account with two-step verification in only after its code', async () => {
       await account('mia@teams.test', 'Mia Existing');
       const mia = await enrolTotp(app, (await signIn(app, 'mia@teams.test')).cookie);
@@ -426,9 +458,13 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         .set({ expiresAt: new Date(Date.now() - 60_000) })
         .where(and(eq(invitation.id, late.id), eq(invitation.teamId, people.teamA)));
 
-      const response = await get(people.assistantA.cookie, `/api/teams/${people.teamA}/members`);
+      const response = await get(people.ownerA.cookie, `/api/teams/${people.teamA}/members`);
       expect(response.headers['cache-control']).toBe('no-store');
       const { members, invitations } = response.json() as TeamMembers;
+      // Assistants see the same members, but invitations are the owners' business.
+      const asAssistant = await membersOf(people.assistantA.cookie, people.teamA);
+      expect(asAssistant.members).toEqual(members);
+      expect(asAssistant.invitations).toEqual([]);
       expect(members.map(({ email, role, mfaEnrolled }) => ({ email, role, mfaEnrolled }))).toEqual([
         { email: people.ownerA.email, role: 'owner', mfaEnrolled: true },
         { email: people.assistantA.email, role: 'assistant', mfaEnrolled: true },
@@ -442,6 +478,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       // Newest first; used and withdrawn ones are gone, expired ones say so.
       expect(invitations.map(({ email, expired }) => ({ email, expired }))).toEqual([
         { email: 'late@teams.test', expired: true },
+        { email: 'throttled@teams.test', expired: false },
         { email: 'robin@teams.test', expired: false },
       ]);
       const robin = invitations.find((i) => i.email === 'robin@teams.test');

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { PendingInvitation, TeamMembers, TeamMemberView } from '../../../shared/schemas/teams';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentTitle } from '../../lib/use-page-title';
@@ -40,6 +40,7 @@ export default function TeamMembersPage() {
   const notifyFailure = useFailureNotice();
   const toast = useToast();
   const membersHeadingId = useId();
+  const membersHeading = useRef<HTMLHeadingElement>(null);
   const team = me.team;
   const teamId = team?.id;
   const owner = team?.role === 'owner';
@@ -139,6 +140,8 @@ export default function TeamMembersPage() {
       } else {
         await removeMember(teamId, member.userId);
         patch((data) => ({ ...data, members: data.members.filter((m) => m.userId !== member.userId) }));
+        // The row whose button opened the dialog is gone: once the dialog has closed, keep the keyboard's place in the list.
+        setTimeout(() => membersHeading.current?.focus(), 0);
         toast({ title: 'Success!', description: isMe(member) ? `You have left ${team?.name ?? 'the team'}.` : `${member.name} has been removed from the team.` });
       }
       setPending(null);
@@ -190,7 +193,7 @@ export default function TeamMembersPage() {
 
       <section aria-labelledby={membersHeadingId} className="mt-10">
         <div className="flex flex-wrap items-end justify-between gap-4">
-          <h2 id={membersHeadingId} className="text-lg font-semibold text-slate-900">
+          <h2 id={membersHeadingId} ref={membersHeading} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
             Members
           </h2>
           <p role="status" className="flex min-h-6 items-center gap-2 text-sm text-slate-700">

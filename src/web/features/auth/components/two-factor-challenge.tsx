@@ -38,7 +38,7 @@ export function TwoFactorChallenge({ onVerified, onRestart }: { onVerified: () =
       if (caught instanceof ApiError && RESTART_CODES.has(caught.code)) onRestart('That sign-in expired or had too many wrong codes. Please sign in again.');
       else if (caught instanceof ApiError && (caught.status === 401 || caught.status === 400)) {
         setError(method === 'totp' ? 'That code is not right. Enter the current code from your authenticator app.' : 'That backup code is not right or was already used.');
-      } else if (caught instanceof ApiError && caught.status === 429) setError('Too many attempts. Wait a minute, then try again.');
+      } else if (caught instanceof ApiError && caught.status === 429) setError('Too many attempts. Wait a few minutes, then try again.');
       else notifyError('Verification failed', caught);
     }
   }
