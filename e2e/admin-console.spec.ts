@@ -88,5 +88,17 @@ test.describe('admin console', () => {
     // On a phone the table scrolls inside its region; the page itself never scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // The platform's audit log holds the invitation just sent, by whom, to whom.
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit log' }).click();
+    await expect(page).toHaveURL(`${base}/app/admin/audit`);
+    await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
+    const sent = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Sent an invitation', exact: true }) }).filter({ hasText: kim });
+    await expect(sent).toContainText(E2E_CONSOLE_EMAIL);
+    await page.getByLabel('Action').selectOption({ label: 'Signed in' });
+    await expect(page.getByRole('rowheader', { name: 'Sent an invitation', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('rowheader', { name: 'Signed in', exact: true }).first()).toBeVisible();
+    await expectNoAxeViolations(page);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });
