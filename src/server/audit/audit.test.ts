@@ -128,13 +128,23 @@ describe.each(backends)('the audit log on %s', (backend) => {
 
     const wrong = await post(from, '/api/auth/two-factor/verify-totp', { code: wrongCode(people.ownerA.secret ?? '') }, cookieFrom(first));
     expect(wrong.statusCode).toBe(401);
-    // The bridge cannot tell whose challenge a wrong code was for: no actor, no subject, no team.
-    expect(await newest('sign_in.failed')).toMatchObject({ actorEmail: null, subjectEmail: null, teamId: null, ip: from.remoteAddress, userAgent: from.userAgent, data: { reason: 'wrong authenticator code' } });
+    // Whose password was right but code wrong: the team's owners see it.
+    expect(await newest('sign_in.failed')).toMatchObject({
+      actorEmail: null,
+      subjectEmail: people.ownerA.email,
+      teamId: people.teamA,
+      ip: from.remoteAddress,
+      userAgent: from.userAgent,
+      data: { reason: 'right password, wrong authenticator code' },
+    });
 
     // A code sent with no challenge at all is no sign-in attempt, and leaves no row behind.
     const rowsBefore = (await database.db.select().from(auditEvent)).length;
     const stray = await post(client(), '/api/auth/two-factor/verify-totp', { code: '000000' });
     expect(stray.statusCode).toBe(401);
+    // Nor is one with a forged challenge cookie.
+    const forged = await post(client(), '/api/auth/two-factor/verify-totp', { code: '000000' }, `coverly.two_factor=${encodeURIComponent(`2fa-forged.${'A'.repeat(43)}=`)}`);
+    expect(forged.statusCode).toBe(401);
     expect((await database.db.select().from(auditEvent)).length).toBe(rowsBefore);
 
     const right = await post(from, '/api/auth/two-factor/verify-totp', { code: totpCode(people.ownerA.secret ?? '') }, cookieFrom(first));

@@ -6,6 +6,7 @@ import { sendFetchResponse, toFetchHeaders } from '../platform/http/fetch-bridge
 import { apiNotFoundProblem, PROBLEM_CONTENT_TYPE } from '../platform/http/problem';
 import { AUTH_BASE_PATH, userForResetToken, type Auth } from './auth';
 import { checkPassword } from './password-policy';
+import { challengedAccount } from './two-factor-challenge';
 import { recordAudit, auditOrigin } from '../audit/audit';
 import { findUserByEmail } from '../invitations/invitations.queries';
 import { attemptKeys, checkThrottle, clearAttempts, recordAttempt, refuseWhenThrottled, RESET_REQUEST_THROTTLE, SIGN_IN_THROTTLE, type ThrottlePolicy } from './throttle';
@@ -94,6 +95,8 @@ export async function authRoutes(app: FastifyInstance, { auth, db, brandName, si
         // Every new sign-in asks for a code: no device is ever remembered.
         if (request.body && typeof request.body === 'object') (request.body as Record<string, unknown>).trustDevice = false;
         const before = await auth.api.getSession({ headers: toFetchHeaders(request) });
+        // Read before answering: a right code uses the challenge up.
+        const challenged = before ? null : await challengedAccount(auth, request);
         const response = await forward(request);
         const method = action === 'two-factor/verify-totp' ? 'authenticator code' : 'backup code';
         const body = await jsonOf(response);
@@ -106,9 +109,9 @@ export async function authRoutes(app: FastifyInstance, { auth, db, brandName, si
             await auth.api.revokeOtherSessions({ headers: new Headers({ cookie }) });
             await recordAudit(db, { action: 'mfa.enrolled', actor: before.user, origin });
           }
-        } else if (!before && WRONG_CODE.has(body?.code ?? '')) {
-          // Only an answer to a real challenge (a password was right) is a failed sign-in worth keeping.
-          await recordAudit(db, { action: 'sign_in.failed', actor: null, origin, data: { reason: `wrong ${method}` } });
+        } else if (challenged && WRONG_CODE.has(body?.code ?? '')) {
+          // Only an answer to a real challenge (the password was right) is a failed sign-in worth keeping.
+          await recordAudit(db, { action: 'sign_in.failed', actor: null, subject: challenged, origin, data: { reason: `right password, wrong ${method}` } });
         }
         return sendFetchResponse(reply, response);
       }
