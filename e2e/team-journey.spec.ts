@@ -146,6 +146,8 @@ test.describe('from the waitlist to a team', () => {
 
     // 8. The owner sees the assistant enrolled, then removes them: access ends at once.
     await page.goto(`${base}/app/team`);
+    // The team keeps an owner: its only owner is offered no action that would fail.
+    await expect(page.getByRole('row').filter({ hasText: brokerEmail })).toContainText("The team's only owner");
     const ashRow = page.getByRole('row').filter({ hasText: assistantEmail });
     await expect(ashRow).toContainText('On');
     await ashRow.getByRole('button', { name: /^Remove/ }).click();

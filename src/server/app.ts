@@ -78,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     brandName: config.publicConfig.brandName,
     onJobsEnqueued,
+    ...(deps.logger ? { logger: deps.logger } : {}),
   });
   registerAccessLayer(app, { auth, db: database.db });
 

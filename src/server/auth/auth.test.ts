@@ -1,3 +1,4 @@
+import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
@@ -108,5 +109,20 @@ describe.each(backends)('sign-in throttling and password reset on %s', (backend)
       statuses.push((await app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: 'flood@coverly.test' }, remoteAddress: `10.4.0.${i + 1}` })).statusCode);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('better-auth’s own messages', () => {
+  it('join the app’s JSON log instead of the console', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const database = await createTestDatabase('pglite');
+    const app = await buildApp({ config: testConfig(), database, distDir: '/nonexistent', logger });
+    const response = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: 'nobody@coverly.test', password: PASSWORD } });
+    expect(response.statusCode).toBe(401);
+    const entries = lines.map((line) => JSON.parse(line) as { level: number; library?: string; msg: string });
+    expect(entries).toContainEqual(expect.objectContaining({ level: 40, library: 'better-auth', msg: expect.stringMatching(/user not found/i) }));
+    await app.close();
+    await database.destroy();
   });
 });

@@ -1,4 +1,5 @@
 import { betterAuth } from 'better-auth';
+import type { FastifyBaseLogger } from 'fastify';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { twoFactor } from 'better-auth/plugins';
 import type { Db } from '../db/client';
@@ -18,6 +19,8 @@ export interface AuthOptions {
   brandName: string;
   /** Called after a mail was queued, so the worker sends it at once. */
   onJobsEnqueued?: () => void;
+  /** Where better-auth's own warnings go (the app's pino logger); silent without one. */
+  logger?: Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 }
 
 /** Reset links carry the token in the fragment: it never reaches a server log. */
@@ -31,7 +34,7 @@ export const TOTP_PERIOD_SECONDS = 30;
  * invitation only, so its public sign-up is off; invitations create accounts
  * through `createCredentialUser` below.
  */
-export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued }: AuthOptions) {
+export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued, logger }: AuthOptions) {
   const https = publicUrl.startsWith('https://');
   return betterAuth({
     appName: 'Coverly',
@@ -71,6 +74,10 @@ export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued }:
     },
     // No network calls home: this product runs where it is installed.
     telemetry: { enabled: false },
+    // Its messages join ours as JSON lines, never as coloured console text.
+    logger: logger
+      ? { level: 'warn', log: (level, message, ...args) => logger[level]({ library: 'better-auth', ...(args.length > 0 ? { args } : {}) }, message) }
+      : { disabled: true },
     plugins: [
       // TOTP authenticators with one-time backup codes. An enrolled account is
       // asked for a code at every new sign-in: the bridge never lets a device

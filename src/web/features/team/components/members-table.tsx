@@ -28,6 +28,7 @@ export function MembersTable({
   onAction: (action: MemberAction, member: TeamMemberView) => void;
 }) {
   const captionId = useId();
+  const owners = members.filter((m) => m.role === 'owner').length;
   return (
     <div role="region" aria-labelledby={captionId} tabIndex={0} className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table aria-busy={loading} className={`w-full min-w-[48rem] text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''}`}>
@@ -61,6 +62,8 @@ export function MembersTable({
         <tbody className="divide-y divide-slate-200">
           {members.map((member) => {
             const working = busy.has(member.userId);
+            // A team always keeps an owner (the server refuses otherwise): its only owner gets no actions to fail.
+            const soleOwner = member.role === 'owner' && owners === 1;
             return (
               <tr key={member.userId} className="align-middle">
                 <th scope="row" className="min-w-32 px-3 py-3 font-semibold text-slate-900">
@@ -75,24 +78,28 @@ export function MembersTable({
                 </td>
                 {canManage ? (
                   <td className="px-3 py-3 text-right whitespace-nowrap">
-                    <span className="inline-flex gap-2">
-                      {member.role === 'owner' ? (
-                        <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('demote', member)}>
-                          Make assistant
+                    {soleOwner ? (
+                      <span className="text-xs text-slate-600">The team&apos;s only owner</span>
+                    ) : (
+                      <span className="inline-flex gap-2">
+                        {member.role === 'owner' ? (
+                          <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('demote', member)}>
+                            Make assistant
+                            <span className="sr-only">: {member.name}</span>
+                          </Button>
+                        ) : (
+                          <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('promote', member)}>
+                            {working ? <Spinner /> : null}
+                            Make owner
+                            <span className="sr-only">: {member.name}</span>
+                          </Button>
+                        )}
+                        <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('remove', member)}>
+                          Remove
                           <span className="sr-only">: {member.name}</span>
                         </Button>
-                      ) : (
-                        <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('promote', member)}>
-                          {working ? <Spinner /> : null}
-                          Make owner
-                          <span className="sr-only">: {member.name}</span>
-                        </Button>
-                      )}
-                      <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('remove', member)}>
-                        Remove
-                        <span className="sr-only">: {member.name}</span>
-                      </Button>
-                    </span>
+                      </span>
+                    )}
                   </td>
                 ) : null}
               </tr>
