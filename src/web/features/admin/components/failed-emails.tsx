@@ -7,6 +7,7 @@ import { GENERIC_ERROR, useToast } from '../../../ui/toast';
 import { listFailedJobs } from '../api/list-failed-jobs';
 import { retryJob } from '../api/retry-job';
 import { formatDateTime } from './format';
+import { ColumnHeader, ScrollTable, TableHead } from '../../app-shell/scroll-table';
 
 type Loaded = { reload: number; jobs: FailedJob[] | null };
 
@@ -88,61 +89,42 @@ export function FailedEmails() {
       ) : null}
 
       {jobs && jobs.length > 0 ? (
-        <div role="region" aria-labelledby="failed-emails-caption" tabIndex={0} className="relative mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-          <table className="w-full min-w-[52rem] text-left text-sm">
-            <caption id="failed-emails-caption" className="sr-only">
-              Failed e-mails, most recent first
-            </caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Recipient
+        <ScrollTable caption="Failed e-mails, most recent first" minWidth="min-w-[52rem]" className="mt-4">
+          <TableHead>
+            <ColumnHeader>Recipient</ColumnHeader>
+            <ColumnHeader>Subject</ColumnHeader>
+            <ColumnHeader>Attempts</ColumnHeader>
+            <ColumnHeader>Last error</ColumnHeader>
+            <ColumnHeader>Failed</ColumnHeader>
+            <ColumnHeader><span className="sr-only">Actions</span></ColumnHeader>
+          </TableHead>
+          <tbody className="divide-y divide-slate-200">
+            {jobs.map((job) => (
+              <tr key={job.id} className="align-top">
+                <th scope="row" className="px-3 py-3 font-semibold break-words text-slate-900">
+                  {job.recipient ?? job.queue}
                 </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Subject
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Attempts
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Last error
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Failed
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  <span className="sr-only">Actions</span>
-                </th>
+                <td className="px-3 py-3 text-slate-700">{job.subject ?? '—'}</td>
+                <td className="px-3 py-3 whitespace-nowrap text-slate-700">
+                  {job.attempts} of {job.maxAttempts}
+                </td>
+                <td className="max-w-sm px-3 py-3">
+                  <code className="font-mono text-xs break-words whitespace-pre-wrap text-red-800">{job.lastError ?? 'No error recorded'}</code>
+                </td>
+                <td className="px-3 py-3 whitespace-nowrap text-slate-700">
+                  <time dateTime={job.updatedAt}>{formatDateTime(job.updatedAt)}</time>
+                </td>
+                <td className="px-3 py-3 text-right">
+                  <Button size="sm" variant="secondary" disabled={retrying.has(job.id)} onClick={() => retry(job)}>
+                    {retrying.has(job.id) ? <Spinner /> : null}
+                    Retry
+                    <span className="sr-only">: {job.recipient ?? job.queue}</span>
+                  </Button>
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {jobs.map((job) => (
-                <tr key={job.id} className="align-top">
-                  <th scope="row" className="px-3 py-3 font-semibold break-words text-slate-900">
-                    {job.recipient ?? job.queue}
-                  </th>
-                  <td className="px-3 py-3 text-slate-700">{job.subject ?? '—'}</td>
-                  <td className="px-3 py-3 whitespace-nowrap text-slate-700">
-                    {job.attempts} of {job.maxAttempts}
-                  </td>
-                  <td className="max-w-sm px-3 py-3">
-                    <code className="font-mono text-xs break-words whitespace-pre-wrap text-red-800">{job.lastError ?? 'No error recorded'}</code>
-                  </td>
-                  <td className="px-3 py-3 whitespace-nowrap text-slate-700">
-                    <time dateTime={job.updatedAt}>{formatDateTime(job.updatedAt)}</time>
-                  </td>
-                  <td className="px-3 py-3 text-right">
-                    <Button size="sm" variant="secondary" disabled={retrying.has(job.id)} onClick={() => retry(job)}>
-                      {retrying.has(job.id) ? <Spinner /> : null}
-                      Retry
-                      <span className="sr-only">: {job.recipient ?? job.queue}</span>
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollTable>
       ) : null}
     </section>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { AdminWaitlistEntry, ListWaitlistResult, SortDirection, WaitlistSort, WaitlistStatus } from '../../../../shared/schemas/admin';
 import { ApiError } from '../../../lib/api-client';
 import { Button, buttonClasses } from '../../../ui/button';
@@ -9,6 +9,7 @@ import { inviteBroker } from '../api/invite-broker';
 import { listWaitlist, waitlistQueryString } from '../api/list-waitlist';
 import { formatDate } from './format';
 import { SortHeader } from './sort-header';
+import { ColumnHeader, ScrollTable, TableHead } from '../../app-shell/scroll-table';
 
 /** Typing pauses this long before the list is searched again. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -27,7 +28,6 @@ const plural = (count: number, one: string, many: string) => `${count.toLocaleSt
 /** The waitlist: search, status filter, sortable table, CSV export of the same view, and "Invite as broker" per entry. */
 export function WaitlistPanel() {
   const toast = useToast();
-  const captionId = useId();
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [sort, setSort] = useState<WaitlistSort>('createdAt');
@@ -157,40 +157,29 @@ export function WaitlistPanel() {
       ) : null}
 
       {result ? (
-        <div role="region" aria-labelledby={captionId} tabIndex={0} className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-          <table aria-busy={loading} className={`w-full min-w-[60rem] text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''}`}>
-            <caption id={captionId} className="sr-only">
-              Waitlist entries, {sortText}
-            </caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+        <ScrollTable caption={`Waitlist entries, ${sortText}`} minWidth="min-w-[60rem]" loading={loading}>
+          <TableHead>
+            <SortHeader label={SORT_LABELS.fullName} column="fullName" sort={sort} dir={dir} onSort={onSort} />
+            <SortHeader label={SORT_LABELS.email} column="email" sort={sort} dir={dir} onSort={onSort} />
+            <ColumnHeader>Phone</ColumnHeader>
+            <SortHeader label={SORT_LABELS.company} column="company" sort={sort} dir={dir} onSort={onSort} />
+            <SortHeader label={SORT_LABELS.createdAt} column="createdAt" sort={sort} dir={dir} onSort={onSort} />
+            <SortHeader label={SORT_LABELS.status} column="status" sort={sort} dir={dir} onSort={onSort} />
+            <ColumnHeader><span className="sr-only">Actions</span></ColumnHeader>
+          </TableHead>
+          <tbody className="divide-y divide-slate-200">
+            {result.entries.map((entry) => (
+              <WaitlistRow key={entry.id} entry={entry} sending={inviting.has(entry.id)} onInvite={invite} />
+            ))}
+            {result.entries.length === 0 ? (
               <tr>
-                <SortHeader label={SORT_LABELS.fullName} column="fullName" sort={sort} dir={dir} onSort={onSort} />
-                <SortHeader label={SORT_LABELS.email} column="email" sort={sort} dir={dir} onSort={onSort} />
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Phone
-                </th>
-                <SortHeader label={SORT_LABELS.company} column="company" sort={sort} dir={dir} onSort={onSort} />
-                <SortHeader label={SORT_LABELS.createdAt} column="createdAt" sort={sort} dir={dir} onSort={onSort} />
-                <SortHeader label={SORT_LABELS.status} column="status" sort={sort} dir={dir} onSort={onSort} />
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  <span className="sr-only">Actions</span>
-                </th>
+                <td colSpan={7} className="px-4 py-12 text-center text-slate-600">
+                  {filtered ? 'No entries match this search.' : 'Nobody has joined the waitlist yet.'}
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {result.entries.map((entry) => (
-                <WaitlistRow key={entry.id} entry={entry} sending={inviting.has(entry.id)} onInvite={invite} />
-              ))}
-              {result.entries.length === 0 ? (
-                <tr>
-                  <td colSpan={7} className="px-4 py-12 text-center text-slate-600">
-                    {filtered ? 'No entries match this search.' : 'Nobody has joined the waitlist yet.'}
-                  </td>
-                </tr>
-              ) : null}
-            </tbody>
-          </table>
-        </div>
+            ) : null}
+          </tbody>
+        </ScrollTable>
       ) : null}
     </section>
   );

@@ -10,6 +10,7 @@ import type { AuditPageQuery } from '../api/audit-query';
 import { listPlatformAudit } from '../api/list-platform-audit';
 import { listTeamAudit } from '../api/list-team-audit';
 import { shortUserAgent } from './user-agent';
+import { ColumnHeader, ScrollTable, TableHead } from '../../app-shell/scroll-table';
 
 type Loaded = { key: string } & ({ state: 'ready'; events: AuditEvent[]; nextBefore: number | null } | { state: 'failed' } | { state: 'gone' });
 
@@ -29,7 +30,6 @@ export function AuditLog({ teamId, onNotFound }: { teamId: string | null; onNotF
   );
   const handleAccessError = useAccessErrorHandler();
   const notifyFailure = useFailureNotice();
-  const captionId = useId();
   const filterId = useId();
   const [action, setAction] = useState<AuditAction | ''>('');
   const [reloads, setReloads] = useState(0);
@@ -129,27 +129,18 @@ export function AuditLog({ teamId, onNotFound }: { teamId: string | null; onNotF
 
       {ready && ready.events.length > 0 ? (
         <>
-          <div role="region" aria-labelledby={captionId} tabIndex={0} className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-            <table aria-busy={loading} className={`w-full min-w-[64rem] text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''}`}>
-              <caption id={captionId} className="sr-only">
-                Audit log, newest first
-              </caption>
-              <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-                <tr>
-                  {['When', 'What', 'Who', 'About whom', 'From where', 'Details'].map((heading) => (
-                    <th key={heading} scope="col" className="px-3 py-3 font-semibold">
-                      {heading}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200">
-                {ready.events.map((event) => (
-                  <AuditRow key={event.id} event={event} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable caption="Audit log, newest first" minWidth="min-w-[64rem]" loading={loading}>
+            <TableHead>
+              {['When', 'What', 'Who', 'About whom', 'From where', 'Details'].map((heading) => (
+                <ColumnHeader key={heading}>{heading}</ColumnHeader>
+              ))}
+            </TableHead>
+            <tbody className="divide-y divide-slate-200">
+              {ready.events.map((event) => (
+                <AuditRow key={event.id} event={event} />
+              ))}
+            </tbody>
+          </ScrollTable>
           {ready.nextBefore ? (
             <div className="mt-4 flex justify-center">
               <Button variant="secondary" onClick={() => void loadOlder()} disabled={loadingOlder || loading}>

@@ -4,6 +4,7 @@ import { Button } from '../../../ui/button';
 import { DateTime } from '../../../ui/date-time';
 import { Spinner } from '../../../ui/spinner';
 import { Chip } from './chip';
+import { ColumnHeader, ScrollTable, TableHead } from '../../app-shell/scroll-table';
 
 export type InvitationAction = 'resend' | 'withdraw';
 
@@ -21,7 +22,6 @@ export function PendingInvitations({
   onAction: (action: InvitationAction, invitation: PendingInvitation) => void;
 }) {
   const headingId = useId();
-  const captionId = useId();
   return (
     <section aria-labelledby={headingId} className="mt-10">
       <h2 id={headingId} className="text-lg font-semibold text-slate-900">
@@ -30,67 +30,52 @@ export function PendingInvitations({
       {invitations.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">No invitations are waiting to be accepted.</p>
       ) : (
-        <div role="region" aria-labelledby={captionId} tabIndex={0} className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-          <table aria-busy={loading} className={`w-full min-w-[40rem] text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''}`}>
-            <caption id={captionId} className="sr-only">
-              Invitations not accepted yet
-            </caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  E-mail
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Sent
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Expires
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {invitations.map((invitation) => {
-                const working = busy.has(invitation.id);
-                return (
-                  <tr key={invitation.id} className="align-middle">
-                    <th scope="row" className="px-3 py-3 font-semibold break-words text-slate-900">
-                      {invitation.email}
-                    </th>
-                    <td className="px-3 py-3 whitespace-nowrap text-slate-700">
-                      <DateTime iso={invitation.createdAt} format="dateTime" />
-                    </td>
-                    <td className="px-3 py-3 whitespace-nowrap text-slate-700">
-                      {invitation.expired ? (
-                        <span className="flex items-center gap-2">
-                          <Chip tone="red">Expired</Chip>
-                          <DateTime iso={invitation.expiresAt} format="dateTime" />
-                        </span>
-                      ) : (
+        <ScrollTable caption="Invitations not accepted yet" minWidth="min-w-[40rem]" loading={loading}>
+          <TableHead>
+            <ColumnHeader>E-mail</ColumnHeader>
+            <ColumnHeader>Sent</ColumnHeader>
+            <ColumnHeader>Expires</ColumnHeader>
+            <ColumnHeader><span className="sr-only">Actions</span></ColumnHeader>
+          </TableHead>
+          <tbody className="divide-y divide-slate-200">
+            {invitations.map((invitation) => {
+              const working = busy.has(invitation.id);
+              return (
+                <tr key={invitation.id} className="align-middle">
+                  <th scope="row" className="px-3 py-3 font-semibold break-words text-slate-900">
+                    {invitation.email}
+                  </th>
+                  <td className="px-3 py-3 whitespace-nowrap text-slate-700">
+                    <DateTime iso={invitation.createdAt} format="dateTime" />
+                  </td>
+                  <td className="px-3 py-3 whitespace-nowrap text-slate-700">
+                    {invitation.expired ? (
+                      <span className="flex items-center gap-2">
+                        <Chip tone="red">Expired</Chip>
                         <DateTime iso={invitation.expiresAt} format="dateTime" />
-                      )}
-                    </td>
-                    <td className="px-3 py-3 text-right whitespace-nowrap">
-                      <span className="inline-flex gap-2">
-                        <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('resend', invitation)}>
-                          {working ? <Spinner /> : null}
-                          Send again
-                          <span className="sr-only">: {invitation.email}</span>
-                        </Button>
-                        <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('withdraw', invitation)}>
-                          Withdraw
-                          <span className="sr-only">: {invitation.email}</span>
-                        </Button>
                       </span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                    ) : (
+                      <DateTime iso={invitation.expiresAt} format="dateTime" />
+                    )}
+                  </td>
+                  <td className="px-3 py-3 text-right whitespace-nowrap">
+                    <span className="inline-flex gap-2">
+                      <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('resend', invitation)}>
+                        {working ? <Spinner /> : null}
+                        Send again
+                        <span className="sr-only">: {invitation.email}</span>
+                      </Button>
+                      <Button size="sm" variant="secondary" disabled={working} onClick={() => onAction('withdraw', invitation)}>
+                        Withdraw
+                        <span className="sr-only">: {invitation.email}</span>
+                      </Button>
+                    </span>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </ScrollTable>
       )}
     </section>
   );
