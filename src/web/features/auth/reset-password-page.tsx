@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
-import { TextField } from '../../ui/field';
+import { NewPasswordField } from '../../ui/new-password-field';
 import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
@@ -65,17 +65,7 @@ export default function ResetPasswordPage() {
         </div>
       ) : (
         <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Choose a new password" aria-busy={submitting}>
-          <TextField
-            label="New password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={12}
-            maxLength={128}
-            hint="At least 12 characters. Choosing it signs you out everywhere else."
-            error={error}
-          />
+          <NewPasswordField label="New password" name="newPassword" hint="At least 12 characters. Choosing it signs you out everywhere else." error={error} />
           <Button type="submit" size="lg" className="w-full" disabled={submitting}>
             {submitting ? <Spinner /> : null}
             Change password

@@ -8,6 +8,7 @@ import { ApiError } from '../../lib/api-client';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
+import { NewPasswordField } from '../../ui/new-password-field';
 import { Logo } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
@@ -120,17 +121,7 @@ export default function AcceptInvitationPage() {
           ) : (
             <>
               <TextField label="Your name" name="name" autoComplete="name" required maxLength={120} error={errors.name} />
-              <TextField
-                label="Choose a password"
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={12}
-                maxLength={128}
-                hint="At least 12 characters. A few unrelated words make a strong, memorable password."
-                error={errors.password}
-              />
+              <NewPasswordField label="Choose a password" name="password" hint="At least 12 characters. A few unrelated words make a strong, memorable password." error={errors.password} />
             </>
           )}
           <Button type="submit" size="lg" className="w-full" disabled={submitting}>

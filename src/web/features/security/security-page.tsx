@@ -6,6 +6,7 @@ import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button, ButtonLink } from '../../ui/button';
 import { TextField } from '../../ui/field';
+import { NewPasswordField } from '../../ui/new-password-field';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice, useToast } from '../../ui/toast';
 import { useMe } from '../app-shell/me-context';
@@ -145,17 +146,7 @@ export default function SecurityPage() {
       <Card title="Password">
         <form className="space-y-4" onSubmit={password.onSubmit} aria-label="Change password" aria-busy={password.submitting}>
           <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={password.errors.currentPassword} />
-          <TextField
-            label="New password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={12}
-            maxLength={128}
-            hint="At least 12 characters. A few unrelated words make a strong, memorable password."
-            error={password.errors.newPassword}
-          />
+          <NewPasswordField label="New password" name="newPassword" hint="At least 12 characters. A few unrelated words make a strong, memorable password." error={password.errors.newPassword} />
           <Button type="submit" disabled={password.submitting}>
             {password.submitting ? <Spinner /> : null}
             Change password

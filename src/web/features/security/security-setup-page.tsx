@@ -7,6 +7,7 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice, useToast } from '../../ui/toast';
+import { AuthenticatorCodeField } from '../auth/components/authenticator-code-field';
 import { useMe } from '../app-shell/me-context';
 import { confirmTwoFactor, enableTwoFactor } from './api/two-factor';
 import { BackupCodes } from './components/backup-codes';
@@ -138,16 +139,7 @@ export default function SecuritySetupPage() {
                 {secretOf(step.totpURI)}
               </p>
             </div>
-            <TextField
-              label="Authenticator code"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9 ]{6,7}"
-              maxLength={7}
-              required
-              error={error ?? undefined}
-            />
+            <AuthenticatorCodeField error={error ?? undefined} />
             <Button type="submit" disabled={submitting}>
               {submitting ? <Spinner /> : null}
               Verify

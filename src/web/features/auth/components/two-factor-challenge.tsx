@@ -5,6 +5,7 @@ import { TextField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { useErrorNotice } from '../../../ui/toast';
 import { verifyBackupCode, verifyTotp } from '../api/two-factor';
+import { AuthenticatorCodeField } from './authenticator-code-field';
 
 /** better-auth's codes for a challenge that can no longer be answered: start the sign-in again. */
 const RESTART_CODES = new Set(['INVALID_TWO_FACTOR_COOKIE', 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE']);
@@ -51,18 +52,7 @@ export function TwoFactorChallenge({ onVerified, onRestart }: { onVerified: () =
           : 'Enter one of the backup codes you saved when you set up two-step verification. Each works once.'}
       </p>
       {method === 'totp' ? (
-        <TextField
-          key="totp"
-          label="Authenticator code"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9 ]{6,7}"
-          maxLength={7}
-          required
-          autoFocus
-          error={error ?? undefined}
-        />
+        <AuthenticatorCodeField key="totp" autoFocus error={error ?? undefined} />
       ) : (
         <TextField key="backup" label="Backup code" name="code" autoComplete="off" spellCheck={false} maxLength={20} required autoFocus error={error ?? undefined} />
       )}
