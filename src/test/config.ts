@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createAuth } from '../server/auth/auth';
 import { loadConfig, type Config } from '../server/config';
+import type { Db } from '../server/db/client';
 
 /** A valid configuration for tests: silent logs, a temporary DATA_DIR, generous rate limits. */
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -17,3 +19,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     ...env,
   });
 }
+
+/**
+ * better-auth over a test's database, configured as the app configures it: a
+ * second handle on the same accounts, for making them directly.
+ */
+export const testAuth = (db: Db, config: Config) => createAuth({ db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: config.publicConfig.brandName });

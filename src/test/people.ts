@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Config } from '../server/config';
-import { createAuth, createCredentialUser } from '../server/auth/auth';
+import { createCredentialUser } from '../server/auth/auth';
+import { testAuth } from './config';
 import type { Db } from '../server/db/client';
 import { job } from '../server/db/schema';
 import { grantPlatformAdmin } from '../server/invitations/invitations.queries';
@@ -83,7 +84,7 @@ export interface People {
  * the owner's e-mailed invitation and enrols too.
  */
 export async function createPeople(app: FastifyInstance, db: Db, config: Config, prefix = 'p'): Promise<People> {
-  const auth = createAuth({ db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+  const auth = testAuth(db, config);
   const account = async (name: string) => {
     const email = `${prefix}-${name}@people.test`;
     const created = await createCredentialUser(auth, { email, name, password: PEOPLE_PASSWORD });

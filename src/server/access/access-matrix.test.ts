@@ -4,9 +4,8 @@ import { decideAccess, decideLoanAccess, LOAN_ACTIONS, mustEnrolMfa, type Princi
 import type { Me } from '../../shared/schemas/me';
 import { createPeople, type People } from '../../test/people';
 import { buildApp } from '../app';
-import { createAuth } from '../auth/auth';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testConfig } from '../../test/config';
+import { testAuth, testConfig } from '../../test/config';
 import { registerAccessLayer } from './access';
 
 
@@ -229,7 +228,7 @@ describe('the access layer at start-up', () => {
     const database = await createTestDatabase('pglite');
     const app = Fastify();
     const config = testConfig();
-    registerAccessLayer(app, { auth: createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' }), db: database.db });
+    registerAccessLayer(app, { auth: testAuth(database.db, config), db: database.db });
     expect(() => app.get('/api/forgotten', async () => ({}))).toThrow('Route GET /api/forgotten must declare config.access');
     await app.close();
     await database.destroy();

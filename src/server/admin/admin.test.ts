@@ -3,13 +3,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FailedJob, ListWaitlistResult } from '../../shared/schemas/admin';
 import { buildApp } from '../app';
-import { createAuth, createCredentialUser } from '../auth/auth';
+import { createCredentialUser } from '../auth/auth';
 import { invitation, job, waitlistEntry } from '../db/schema';
 import { grantPlatformAdmin } from '../invitations/invitations.queries';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testConfig } from '../../test/config';
+import { testAuth, testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';
 import { csvCell } from './admin.csv';
 import { escapeLike } from './admin.queries';
@@ -67,7 +67,7 @@ describe.each(backends)('admin console API on %s', (backend) => {
   beforeAll(async () => {
     database = await createTestDatabase(backend);
     app = await buildApp({ config, database, distDir: '/nonexistent', onJobsEnqueued: () => nudges++ });
-    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    const auth = testAuth(database.db, config);
     const admin = await createCredentialUser(auth, { email: 'admin@console.test', name: 'Admin', password: PASSWORD });
     await grantPlatformAdmin(database.db, admin.id);
     adminId = admin.id;

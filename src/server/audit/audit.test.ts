@@ -3,14 +3,14 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditAction, AuditEvent, AuditPage } from '../../shared/schemas/audit';
 import { buildApp } from '../app';
-import { createAuth, createCredentialUser } from '../auth/auth';
+import { createCredentialUser } from '../auth/auth';
 import { SIGN_IN_THROTTLE } from '../auth/throttle';
 import { auditEvent, job } from '../db/schema';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { grantBroker } from '../teams/teams.queries';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testConfig } from '../../test/config';
+import { testAuth, testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';
 import { tinyPng } from '../../test/fixtures/images';
 import { createPeople, enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../../test/people';
@@ -38,7 +38,7 @@ describe.each(backends)('the audit log on %s', (backend) => {
     database = await createTestDatabase(backend);
     app = await buildApp({ config, database, distDir: '/nonexistent', signInThrottle: { ...SIGN_IN_THROTTLE, baseDelayMs: 1, maxDelayMs: 4 } });
     people = await createPeople(app, database.db, config, 'au');
-    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    const auth = testAuth(database.db, config);
     for (const [email, name] of [
       ['loner@audit.test', 'Lee Loner'],
       ['enroller@audit.test', 'Eve Enroller'],

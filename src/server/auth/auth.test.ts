@@ -5,9 +5,9 @@ import { buildApp } from '../app';
 import { job, verification } from '../db/schema';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testConfig } from '../../test/config';
+import { testAuth, testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';
-import { createAuth, createCredentialUser } from './auth';
+import { createCredentialUser } from './auth';
 import { SIGN_IN_THROTTLE } from './throttle';
 
 const PASSWORD = 'harbor lights at dusk';
@@ -21,7 +21,7 @@ describe.each(backends)('sign-in throttling and password reset on %s', (backend)
     database = await createTestDatabase(backend);
     // The real policy, with its waits shortened so the test stays quick.
     app = await buildApp({ config, database, distDir: '/nonexistent', signInThrottle: { ...SIGN_IN_THROTTLE, baseDelayMs: 1, maxDelayMs: 4 } });
-    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    const auth = testAuth(database.db, config);
     for (const email of ['locked@coverly.test', 'other@coverly.test', 'reset@coverly.test', 'cleared@coverly.test']) {
       await createCredentialUser(auth, { email, name: 'Pat Example', password: PASSWORD });
     }

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { auditEvent, user } from '../db/schema';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testConfig } from '../../test/config';
+import { testAuth, testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';
 import { totpCode } from '../../test/totp';
-import { createAuth, createCredentialUser } from './auth';
+import { createCredentialUser } from './auth';
 
 const PASSWORD = 'copper kettles sing at noon';
 
@@ -63,7 +63,7 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
   beforeAll(async () => {
     database = await createTestDatabase(backend);
     app = await buildApp({ config, database, distDir: '/nonexistent' });
-    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    const auth = testAuth(database.db, config);
     for (const email of ['enrol@mfa.test', 'enrolled@mfa.test', 'changer@mfa.test', 'two-devices@mfa.test']) await createCredentialUser(auth, { email, name: 'Robin Example', password: PASSWORD });
 
     // One account enrolled up front, for the sign-in tests.

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_CHECK_INTERVAL_MS, SESSION_REFRESH_WITHIN_CHECKS, sessionNeedsRefresh } from '../../shared/constants';
 import type { Me } from '../../shared/schemas/me';
 import { buildApp } from '../app';
-import { createAuth, createCredentialUser } from '../auth/auth';
+import { createCredentialUser } from '../auth/auth';
 import { session, user } from '../db/schema';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testConfig } from '../../test/config';
+import { testAuth, testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';
 import { createPeople, PEOPLE_PASSWORD, signIn, type People } from '../../test/people';
 
@@ -40,7 +40,7 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
     database = await createTestDatabase(backend);
     app = await buildApp({ config, database, distDir: '/nonexistent' });
     people = await createPeople(app, database.db, config, 'me');
-    const auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    const auth = testAuth(database.db, config);
     for (const email of ['slider@me.test', 'renamer@me.test', 'origin@me.test']) await createCredentialUser(auth, { email, name: 'Sam Example', password: PEOPLE_PASSWORD });
   }, 60_000);
   afterAll(async () => {

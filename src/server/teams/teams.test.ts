@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Me } from '../../shared/schemas/me';
 import { LOGO_MAX_BYTES, type TeamMembers, type TeamView } from '../../shared/schemas/teams';
 import { buildApp } from '../app';
-import { createAuth, createCredentialUser, type Auth } from '../auth/auth';
+import { createCredentialUser, type Auth } from '../auth/auth';
 import { auditEvent, invitation, job, team } from '../db/schema';
 import { claimInvitation } from '../invitations/invitations.queries';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testConfig } from '../../test/config';
+import { testAuth, testConfig } from '../../test/config';
 import { gifBytes, jpegBytes, svgBytes, tinyPng, webpBytes } from '../../test/fixtures/images';
 import { cookieFrom } from '../../test/http';
 import { createPeople, enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, signIn, type People } from '../../test/people';
@@ -37,7 +37,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
   beforeAll(async () => {
     database = await createTestDatabase(backend);
     app = await buildApp({ config, database, distDir: '/nonexistent' });
-    auth = createAuth({ db: database.db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: 'Coverly' });
+    auth = testAuth(database.db, config);
     people = await createPeople(app, database.db, config, 'tm');
   }, 60_000);
   afterAll(async () => {
