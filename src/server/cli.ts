@@ -3,6 +3,7 @@ import { InviteAdminSchema } from '../shared/schemas/invitations';
 import { databaseTargetFor, openDatabase } from './db/client';
 import { embeddedDatabaseHolder } from './db/embedded-lock';
 import { createInvitation } from './invitations/invitations.service';
+import { publicUrlForCli } from './last-run';
 import { countJobsByStatus, retryDeadJobs } from './platform/jobs/outbox';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -47,8 +48,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     await database.migrate();
     if (command === 'invite-admin') {
+      const { publicUrl, note } = publicUrlForCli(config);
+      if (note) console.error(note);
       const { link, invitation } = await createInvitation(
-        { db: database.db, publicUrl: config.publicUrl, brandName: config.publicConfig.brandName },
+        { db: database.db, publicUrl, brandName: config.publicConfig.brandName },
         { email: adminEmail, role: 'platform_admin', inviter: null },
       );
       console.log(`Platform-admin invitation for ${invitation.email} (works once, expires ${invitation.expiresAt.toUTCString()}):\n\n  ${link}\n`);

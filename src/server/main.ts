@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
+import { lastRunFile, recordLastRun } from './last-run';
 import { createRuntime } from './runtime';
 
 async function main() {
@@ -18,6 +20,11 @@ async function main() {
   const { app, worker, logger, database, mailer } = runtime;
   await app.listen({ port: config.port, host: config.host });
   worker.start();
+  // For the CLI: the links it prints point where this server is, even without its PORT or PUBLIC_URL.
+  const { port } = app.server.address() as AddressInfo;
+  await recordLastRun(config.dataDir, { publicUrl: config.publicUrl, port }).catch((error: unknown) =>
+    logger.warn({ err: error, file: lastRunFile(config.dataDir) }, 'could not record where the server runs; the CLI will build links from its own PORT and PUBLIC_URL'),
+  );
   logger.info(
     { database: database.kind === 'pglite' ? `PGlite in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)', mail: mailer.describe, url: config.publicUrl },
     `${config.publicConfig.brandName} is ready at ${config.publicUrl}`,

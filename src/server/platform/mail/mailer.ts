@@ -24,7 +24,50 @@ export interface Mailer {
 
 type Logger = Pick<FastifyBaseLogger, 'info'>;
 
-const LINK = /https?:\/\/\S+/;
+/** The longest line RFC 5322 allows (without the line break); an unencoded part must keep to it. */
+const MAX_LINE_OCTETS = 998;
+
+/**
+ * Every http(s) URL in `text`, each once, in order, without punctuation that
+ * ends a sentence or closes a bracket around it ("…here: <https://x/y>.").
+ */
+export function extractLinks(text: string): string[] {
+  const found = (text.match(/https?:\/\/[^\s<>"]+/g) ?? []).map((url) => url.replace(/[.,;:!?'")\]}]+$/, ''));
+  return [...new Set(found.filter((url) => /^https?:\/\/[^/?#\s]+/.test(url)))];
+}
+
+/**
+ * The transfer encoding that leaves `text` as written, line by line: "7bit"
+ * for ASCII, "8bit" for UTF-8; null when a line is too long for either, or the
+ * text holds control characters, so it needs quoted-printable after all.
+ */
+function unencodedTransferEncoding(text: string): '7bit' | '8bit' | null {
+  const isControl = (code: number) => (code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f;
+  if (text === '' || [...text].some((char) => isControl(char.charCodeAt(0)))) return null;
+  if (text.split('\n').some((line) => Buffer.byteLength(line) > MAX_LINE_OCTETS)) return null;
+  return /^[\t\n\x20-\x7e]*$/.test(text) ? '7bit' : '8bit';
+}
+
+/**
+ * A one-part message (text only) with `text` as its body, unencoded: its
+ * header block (Content-Transfer-Encoding set to `encoding`), a blank line, the text.
+ */
+function withUnencodedBody(message: string, text: string, encoding: '7bit' | '8bit'): string {
+  const head = message.slice(0, message.indexOf('\n\n')).split('\n').filter((line) => !/^Content-Transfer-Encoding:/i.test(line));
+  return `${[...head, `Content-Transfer-Encoding: ${encoding}`].join('\n')}\n\n${text}`;
+}
+
+/**
+ * The `.txt` beside each `.eml`: To, Subject and the plain text as written.
+ * A link that shares its line with other words is listed again at the end,
+ * alone on its line, so every link can be copied whole.
+ */
+export function mailDropText(message: Pick<MailMessage, 'to' | 'subject'>, text: string, links: string[]): string {
+  const lines = new Set(text.split('\n').map((line) => line.trim()));
+  const inline = links.filter((link) => !lines.has(link));
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  return `To: ${message.to}\nSubject: ${message.subject}\n\n${body}${inline.length ? `\nLinks:\n${inline.join('\n')}\n` : ''}`;
+}
 
 /** Mail over SMTP (`SMTP_URL`). Fails fast when the server is down, so the job retries later. */
 export function createSmtpMailer({ url, from }: { url: string; from: string }): Mailer {
@@ -41,9 +84,12 @@ export function createSmtpMailer({ url, from }: { url: string; from: string }): 
 }
 
 /**
- * The embedded default: every message becomes one `.eml` file in `dir`, and
- * the lines that carry a link are logged, so a person running Coverly locally
- * can follow invitations without a mail server.
+ * The embedded default: every message becomes one `.eml` file in `dir`, with
+ * a `.txt` of the same name beside it (To, Subject, the plain text), and its
+ * links are logged, so a person running Coverly locally can follow
+ * invitations without a mail server. The `.eml` carries its plain text
+ * unencoded (7bit/8bit) rather than quoted-printable, so a link in it stays
+ * whole on one line; the HTML part keeps nodemailer's encoding.
  */
 export function createFileMailer({ dir, from, logger }: { dir: string; from: string; logger: Logger }): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -51,12 +97,20 @@ export function createFileMailer({ dir, from, logger }: { dir: string; from: str
     describe: dir,
     async send(message) {
       await mkdir(dir, { recursive: true });
-      const info = await transport.sendMail({ from, ...message });
+      const text = message.text.replace(/\r\n?/g, '\n');
+      const encoding = unencodedTransferEncoding(text);
+      // nodemailer re-encodes any text it is given as quoted-printable once a line passes 76
+      // characters, whatever Content-Transfer-Encoding it is told; a raw part is written as is.
+      const textPart = encoding && message.html ? { raw: `Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${text}` } : text;
+      const info = await transport.sendMail({ from, ...message, text: textPart });
+      const composed = (info.message as Buffer).toString('utf8');
+      const eml = encoding && !message.html ? withUnencodedBody(composed, text, encoding) : composed;
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(dir, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
-      await writeFile(file, info.message as Buffer);
-      const links = message.text.split('\n').filter((line) => LINK.test(line)).map((line) => line.trim());
-      logger.info({ mail: { to: message.to, subject: message.subject, file, links } }, 'mail written to the mail drop');
+      const base = path.join(dir, `${stamp}-${randomUUID().slice(0, 8)}`);
+      const links = extractLinks(text);
+      await writeFile(`${base}.txt`, mailDropText(message, text, links));
+      await writeFile(`${base}.eml`, eml);
+      logger.info({ mail: { to: message.to, subject: message.subject, file: `${base}.eml`, text: `${base}.txt`, links } }, 'mail written to the mail drop');
       return { messageId: info.messageId };
     },
     close: () => transport.close(),
