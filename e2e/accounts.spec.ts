@@ -1,5 +1,5 @@
 import { E2E_ACCOUNTS_PORT, E2E_ADMIN_EMAIL, E2E_RESET_EMAIL } from '../playwright.config';
-import { expect, expectNoAxeViolations, mailedLink, signOutOf, test } from './fixtures';
+import { enrolAuthenticator, expect, expectNoAxeViolations, mailedLink, passSecondStep, signOutOf, test } from './fixtures';
 
 const base = `http://127.0.0.1:${E2E_ACCOUNTS_PORT}`;
 const PASSWORD = 'copper kettle morning tide';
@@ -8,9 +8,11 @@ const mailedLinkTo = (to: string, kind: 'invite' | 'reset-password') => mailedLi
 const invitationLink = () => mailedLinkTo(E2E_ADMIN_EMAIL, 'invite');
 
 test.describe('accounts', () => {
-  test('the first admin, invited from the command line, accepts by e-mail link, signs out and signs in again', async ({ page, consoleGuard }, testInfo) => {
+  test('the first admin, invited from the command line, accepts by e-mail link, enrols an authenticator, signs out and signs in again', async ({ page, consoleGuard }, testInfo) => {
     test.skip(testInfo.project.name !== 'desktop', 'the invitation works once, so the flow runs in one project');
-    // The refused weak password (400), the reused link (410), the wrong password (401) and the signed-out session check (401).
+    // Enrolling an authenticator adds a few pages to the flow.
+    test.setTimeout(60_000);
+    // The refused weak password (400), the reused link (410), the wrong password and code (401) and the signed-out session check (401).
     consoleGuard.allow(/Failed to load resource: the server responded with a status of (400|401|410)/);
     await page.goto(await invitationLink());
     await expect(page.getByRole('heading', { name: 'Accept your invitation' })).toBeVisible();
@@ -24,6 +26,8 @@ test.describe('accounts', () => {
 
     await page.getByLabel('Choose a password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
+    // An admin sets up two-step verification before anything else.
+    const { secret } = await enrolAuthenticator(page, PASSWORD);
     await expect(page).toHaveURL(`${base}/app`);
     await expect(page.getByRole('heading', { name: 'Pipeline', level: 1 })).toBeVisible();
     await expect(page.getByText('No loan files yet')).toBeVisible();
@@ -51,17 +55,20 @@ test.describe('accounts', () => {
 
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page).toHaveURL(`${base}/app`);
+    await passSecondStep(page, base, { secret });
     await expect(page.getByRole('button', { name: 'Ada Admin', exact: true })).toBeVisible();
   });
 
   test('a password is reset end to end by e-mail link', async ({ page, consoleGuard }, testInfo) => {
     test.skip(testInfo.project.name !== 'desktop', 'the invitation works once, so the flow runs in one project');
+    test.setTimeout(60_000);
+    // The refused weak password (400), the wrong code while enrolling, the old password and the signed-out session check (401).
     consoleGuard.allow(/Failed to load resource: the server responded with a status of (400|401)/);
     await page.goto(await mailedLinkTo(E2E_RESET_EMAIL, 'invite'));
     await page.getByLabel('Your name').fill('Rey Reset');
     await page.getByLabel('Choose a password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
+    const { secret } = await enrolAuthenticator(page, PASSWORD);
     await expect(page).toHaveURL(`${base}/app`);
     await signOutOf(page, 'Rey Reset');
 
@@ -89,7 +96,8 @@ test.describe('accounts', () => {
     await expect(page.getByRole('alert')).toHaveText('The e-mail or password is incorrect.');
     await page.getByLabel('Password').fill('silver maple winter road');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page).toHaveURL(`${base}/app`);
+    // A new password leaves two-step verification on.
+    await passSecondStep(page, base, { secret });
     await expect(page.getByText('Rey Reset')).toBeVisible();
   });
 

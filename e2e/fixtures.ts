@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { totpCode } from '../src/test/totp';
 
 interface ConsoleGuard {
   /** Allows console errors matching `pattern` in this test, and returns what matched. */
@@ -80,4 +81,93 @@ export async function mailedLink(server: 'main' | 'limited' | 'accounts', to: st
 export async function signOutOf(page: Page, personName: string) {
   await page.getByRole('button', { name: personName, exact: true }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
+}
+
+const STEP_MS = 30_000;
+/** The newest 30-second step each authenticator secret gave a code for, in this worker. */
+const usedSteps = new Map<string, number>();
+
+/**
+ * A code the authenticator app would show that has not been used yet. The
+ * server accepts the previous, current and next step's code, and each code
+ * only once: steps go strictly forward, and a fourth code within one window
+ * waits for the clock.
+ */
+export async function unusedTotpCode(secret: string): Promise<string> {
+  for (;;) {
+    const now = Date.now();
+    const current = Math.floor(now / STEP_MS);
+    // The previous step's code only early in a window, so it is still good when the request arrives.
+    const step = Math.max(now % STEP_MS < 25_000 ? current - 1 : current, (usedSteps.get(secret) ?? -Infinity) + 1);
+    if (step <= current + 1) {
+      usedSteps.set(secret, step);
+      return totpCode(secret, step * STEP_MS);
+    }
+    await new Promise((resolve) => setTimeout(resolve, (current + 1) * STEP_MS - now + 50));
+  }
+}
+
+/** Six digits that are no code of `secret` for the previous, current or next step. */
+function wrongTotpCode(secret: string): string {
+  const valid = new Set([-1, 0, 1].map((offset) => totpCode(secret, Date.now() + offset * STEP_MS)));
+  for (let n = 0; ; n++) {
+    const candidate = String(n).padStart(6, '0');
+    if (!valid.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * Enrols an authenticator on the set-up page, where the app shell sends an
+ * admin, a broker or an assistant first: a wrong code is refused, the right
+ * one (computed here from the key the page shows, RFC 6238) accepted, and the
+ * backup codes kept. Returns the secret and one backup code.
+ */
+export async function enrolAuthenticator(page: Page, password: string): Promise<{ secret: string; backupCode: string }> {
+  await expect(page).toHaveURL(/\/app\/security\/setup$/);
+  await expect(page.getByRole('heading', { name: 'Set up two-step verification', level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+  await page.getByLabel('Authenticator code').fill(wrongTotpCode(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByText('That code is not right.')).toBeVisible();
+  await page.getByLabel('Authenticator code').fill(await unusedTotpCode(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('heading', { name: 'Save your backup codes' })).toBeVisible();
+  const codes = await page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem').allInnerTexts();
+  expect(codes).toHaveLength(10);
+  await expectNoAxeViolations(page);
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  await page.getByLabel('I have saved my backup codes').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Save your backup codes' })).toHaveCount(0);
+  return { secret, backupCode: codes[0] ?? '' };
+}
+
+export type SecondStep = { secret: string } | { backupCode: string };
+
+/** Answers the sign-in's second step, once the password was right, with an unused authenticator code or a backup code; lands in the app. */
+export async function passSecondStep(page: Page, base: string, code: SecondStep) {
+  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  if ('backupCode' in code) {
+    await page.getByRole('button', { name: 'Use a backup code instead' }).click();
+    await page.getByLabel('Backup code').fill(code.backupCode);
+  } else {
+    await page.getByLabel('Authenticator code').fill(await unusedTotpCode(code.secret));
+  }
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(`${base}/app`);
+}
+
+/** Signs an enrolled account in at `base`: the password, then the second step. */
+export async function signInWithCode(page: Page, base: string, account: { email: string; password: string }, code: SecondStep) {
+  await page.goto(`${base}/signin`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await passSecondStep(page, base, code);
 }

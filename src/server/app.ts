@@ -8,18 +8,26 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAccessLayer } from './access/access';
 import { adminRoutes } from './admin/admin.routes';
-import { createAuth } from './auth/auth';
+import { createAuth, type Auth } from './auth/auth';
 import { authRoutes } from './auth/auth.routes';
-import type { ThrottlePolicy } from './auth/throttle';
+import { SIGN_IN_POLICY, type SignInPolicy } from './auth/throttle';
 import { healthRoutes } from './health/health.routes';
 import { invitationRoutes } from './invitations/invitations.routes';
 import { meRoutes } from './me/me.routes';
 import { teamRoutes } from './teams/teams.routes';
 import { auditRoutes } from './audit/audit.routes';
 import { PROBLEM_CONTENT_TYPE, registerProblemHandlers, apiNotFoundProblem } from './platform/http/problem';
-import { registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
+import { registerJsonParser } from './platform/http/json-body';
+import { registerNoStore, registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
 import { registerStaticSite } from './platform/site/static-site';
 import { waitlistRoutes } from './waitlist/waitlist.routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The auth library over this app's database (tests settle its background tasks). */
+    auth: Auth;
+  }
+}
 
 export interface AppDeps {
   config: Config;
@@ -28,8 +36,8 @@ export interface AppDeps {
   onJobsEnqueued?: () => void;
   /** The process logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
-  /** Sign-in throttle; tests shorten its delays. */
-  signInThrottle?: ThrottlePolicy;
+  /** Sign-in throttle; tests shorten its delays and limits. */
+  signInPolicy?: SignInPolicy;
   /** Folder with the built web app (`web/` and `pages/`); defaults to the repository's `dist/`. */
   distDir?: string;
 }
@@ -56,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The API speaks JSON only: anything else is a clear 415, not a string the routes must guess at.
   app.removeContentTypeParser('text/plain');
+  registerJsonParser(app);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -63,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProblemHandlers(app);
   await registerSecurityHeaders(app, config);
   registerOriginCheck(app, config);
+  registerNoStore(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => {
@@ -80,10 +90,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onJobsEnqueued,
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
+  app.decorate('auth', auth);
+  // Reset mails queued after their answer are finished before the database closes.
+  app.addHook('onClose', () => auth.backgroundTasks.settled());
   registerAccessLayer(app, { auth, db: database.db });
 
   await app.register(healthRoutes, { ping: database.ping });
-  await app.register(authRoutes, { auth, db: database.db, brandName: config.publicConfig.brandName, ...(deps.signInThrottle ? { signInThrottle: deps.signInThrottle } : {}) });
+  await app.register(authRoutes, { auth, db: database.db, publicUrl: config.publicUrl, signInPolicy: deps.signInPolicy ?? SIGN_IN_POLICY });
   await app.register(meRoutes, { db: database.db });
   const teamDeps = { db: database.db, publicUrl: config.publicUrl, brandName: config.publicConfig.brandName };
   await app.register(teamRoutes, { ...teamDeps, onJobsEnqueued });
@@ -115,7 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const isApi = request.url === '/api' || request.url.startsWith('/api/');
     const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
     if (!isApi && wantsHtml && site) return site.sendNotFound(request, reply);
-    return reply.status(404).type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
+    // Like every API answer (registerNoStore), so an unknown route and a hidden one answer alike.
+    return reply.status(404).header('cache-control', 'no-store').type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
   });
 
   return app;

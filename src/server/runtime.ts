@@ -21,8 +21,28 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-export function createLogger(config: Pick<Config, 'logLevel'>): FastifyBaseLogger {
-  return pino({ level: config.logLevel, base: { service: 'coverly' } });
+/** Query parameters whose values never reach a log line (a token sent where it does not belong, say). */
+const SECRET_QUERY = /token|code|secret|password|key/i;
+
+/** A request URL for the log: its path, and its query with secret-looking values replaced. */
+export function loggableUrl(url: string): string {
+  const [path = '', query] = url.split(/\?(.*)/s);
+  if (!query) return path;
+  const params = new URLSearchParams(query);
+  for (const name of new Set(params.keys())) if (SECRET_QUERY.test(name)) params.set(name, '[redacted]');
+  return `${path}?${params.toString()}`;
+}
+
+/** The process logger: JSON lines to standard output, or to `destination` (tests read their lines). */
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: { write(line: string): void }): FastifyBaseLogger {
+  const options = {
+    level: config.logLevel,
+    base: { service: 'coverly' },
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string }) => ({ method: request.method, url: loggableUrl(request.url), remoteAddress: request.ip }),
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /**

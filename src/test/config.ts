@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createAuth } from '../server/auth/auth';
 import { loadConfig, type Config } from '../server/config';
 import type { Db } from '../server/db/client';
+import { SIGN_IN_POLICY, type SignInPolicy } from '../server/auth/throttle';
 
 /** A valid configuration for tests: silent logs, a temporary DATA_DIR, generous rate limits. */
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -25,3 +26,10 @@ export function testConfig(env: Record<string, string> = {}): Config {
  * second handle on the same accounts, for making them directly.
  */
 export const testAuth = (db: Db, config: Config) => createAuth({ db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: config.publicConfig.brandName });
+
+/** The real sign-in policy with its waits shortened, so throttled tests stay quick. */
+export const quickSignInPolicy: SignInPolicy = {
+  ...SIGN_IN_POLICY,
+  pair: { ...SIGN_IN_POLICY.pair, baseDelayMs: 1, maxDelayMs: 4 },
+  client: { ...SIGN_IN_POLICY.client, baseDelayMs: 1, maxDelayMs: 4 },
+};

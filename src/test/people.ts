@@ -10,7 +10,7 @@ import { grantPlatformAdmin } from '../server/invitations/invitations.queries';
 import { grantBroker } from '../server/teams/teams.queries';
 import { MAIL_QUEUE } from '../server/platform/mail/mail-jobs';
 import { cookieFrom } from './http';
-import { totpCode } from './totp';
+import { freshTotpCode } from './totp';
 
 export const PEOPLE_PASSWORD = 'seven quiet lanterns glow';
 
@@ -36,7 +36,7 @@ export async function enrolTotp(app: FastifyInstance, cookie: string, password =
   expect(enabled.statusCode, enabled.body).toBe(200);
   const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
   const secret = new URL(totpURI).searchParams.get('secret') ?? '';
-  const verified = await app.inject({ method: 'POST', url: '/api/auth/two-factor/verify-totp', headers: { cookie }, payload: { code: totpCode(secret) } });
+  const verified = await app.inject({ method: 'POST', url: '/api/auth/two-factor/verify-totp', headers: { cookie }, payload: { code: await freshTotpCode(secret) } });
   expect(verified.statusCode, verified.body).toBe(200);
   // Enrolling replaces the session: the new cookie is the one that works.
   return { cookie: cookieFrom(verified), secret, backupCodes };
@@ -46,7 +46,7 @@ export async function enrolTotp(app: FastifyInstance, cookie: string, password =
 export async function signInWithTotp(app: FastifyInstance, email: string, secret: string, password = PEOPLE_PASSWORD) {
   const first = await signIn(app, email, password);
   expect(first.body.twoFactorRedirect).toBe(true);
-  const verified = await app.inject({ method: 'POST', url: '/api/auth/two-factor/verify-totp', headers: { cookie: first.cookie }, payload: { code: totpCode(secret) } });
+  const verified = await app.inject({ method: 'POST', url: '/api/auth/two-factor/verify-totp', headers: { cookie: first.cookie }, payload: { code: await freshTotpCode(secret) } });
   expect(verified.statusCode, verified.body).toBe(200);
   return cookieFrom(verified);
 }
@@ -66,7 +66,10 @@ export async function invitationTokenFor(db: Db, email: string): Promise<string>
 }
 
 export interface People {
+  /** A platform admin with an authenticator enrolled. */
   admin: Person;
+  /** Granted platform admin but has not enrolled an authenticator yet. */
+  newAdmin: Person;
   ownerA: Person;
   assistantA: Person;
   ownerB: Person;
@@ -80,8 +83,8 @@ export interface People {
 
 /**
  * The cast of the access matrix, made through the real flows: accounts,
- * broker grants, TOTP enrolment, team creation, and an assistant who accepts
- * the owner's e-mailed invitation and enrols too.
+ * admin and broker grants, TOTP enrolment, team creation, and an assistant
+ * who accepts the owner's e-mailed invitation and enrols too.
  */
 export async function createPeople(app: FastifyInstance, db: Db, config: Config, prefix = 'p'): Promise<People> {
   const auth = testAuth(db, config);
@@ -100,9 +103,14 @@ export async function createPeople(app: FastifyInstance, db: Db, config: Config,
     return { person: { ...person, ...enrolled }, teamId: (created.json() as { id: string }).id };
   };
 
-  const adminAccount = await account('admin');
-  await grantPlatformAdmin(db, adminAccount.userId);
-  const admin = { ...adminAccount, cookie: (await signIn(app, adminAccount.email)).cookie };
+  const platformAdmin = async (name: string) => {
+    const person = await account(name);
+    await grantPlatformAdmin(db, person.userId);
+    return { ...person, cookie: (await signIn(app, person.email)).cookie };
+  };
+  const signedInAdmin = await platformAdmin('admin');
+  const admin = { ...signedInAdmin, ...(await enrolTotp(app, signedInAdmin.cookie)) };
+  const newAdmin = await platformAdmin('new-admin');
 
   const a = await founder('owner-a');
   const b = await founder('owner-b');
@@ -125,5 +133,5 @@ export async function createPeople(app: FastifyInstance, db: Db, config: Config,
   const borrowerAccount = await account('borrower');
   const borrower = { ...borrowerAccount, cookie: (await signIn(app, borrowerAccount.email)).cookie };
 
-  return { admin, ownerA: a.person, assistantA, newAssistantA, ownerB: b.person, borrower, teamA: a.teamId, teamB: b.teamId };
+  return { admin, newAdmin, ownerA: a.person, assistantA, newAssistantA, ownerB: b.person, borrower, teamA: a.teamId, teamB: b.teamId };
 }

@@ -1,36 +1,44 @@
-import { createHmac } from 'node:crypto';
+import { base32Decode, hotp } from '../server/auth/totp';
 
 /**
- * An RFC 6238 TOTP code (HMAC-SHA1, 6 digits, 30 s), computed independently
- * of better-auth so tests check it against the standard, as an authenticator
- * app would. `secretOrUri` is the base32 secret or the otpauth:// URI.
+ * An RFC 6238 TOTP code (HMAC-SHA1, 6 digits, 30 s), computed as an
+ * authenticator app would, independently of better-auth, so tests check it
+ * against the standard. `secretOrUri` is the base32 secret or the otpauth:// URI.
  */
 export function totpCode(secretOrUri: string, at: number = Date.now()): string {
-  const secret = secretOrUri.startsWith('otpauth://') ? (new URL(secretOrUri).searchParams.get('secret') ?? '') : secretOrUri;
-  const key = base32Decode(secret);
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
-  const digest = createHmac('sha1', key).update(counter).digest();
-  const offset = digest[digest.length - 1]! & 0x0f;
-  const binary = digest.readUInt32BE(offset) & 0x7fffffff;
-  return String(binary % 1_000_000).padStart(6, '0');
+  return hotp(base32Decode(secretOf(secretOrUri)), Math.floor(at / 1000 / 30), 6);
 }
 
-function base32Decode(input: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  const clean = input.toUpperCase().replace(/=+$/, '').replace(/\s/g, '');
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const char of clean) {
-    const index = alphabet.indexOf(char);
-    if (index < 0) throw new Error(`Not base32: ${char}`);
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
+const secretOf = (secretOrUri: string) => (secretOrUri.startsWith('otpauth://') ? (new URL(secretOrUri).searchParams.get('secret') ?? '') : secretOrUri);
+
+/** The newest step each secret has given a code for, in this test process. */
+const lastStep = new Map<string, number>();
+
+/**
+ * The next code an authenticator app would show that has not been used yet:
+ * Coverly accepts each code once (RFC 6238 §5.2), and any of the previous,
+ * current and next 30-second steps. Three codes a window can be had at once;
+ * a fourth waits for the clock.
+ */
+export async function freshTotpCode(secretOrUri: string): Promise<string> {
+  const secret = secretOf(secretOrUri);
+  for (;;) {
+    const now = Date.now();
+    const current = Math.floor(now / 1000 / 30);
+    // The previous step's code only early in a window, so it is still valid when the request arrives.
+    const earliest = now % 30_000 < 25_000 ? current - 1 : current;
+    const step = Math.max(earliest, (lastStep.get(secret) ?? -Infinity) + 1);
+    if (step <= current + 1) {
+      lastStep.set(secret, step);
+      return hotp(base32Decode(secret), step, 6);
     }
+    await new Promise((resolve) => setTimeout(resolve, (current + 1) * 30_000 - Date.now() + 50));
   }
-  return Buffer.from(out);
+}
+
+/** The code `freshTotpCode` would give next, without using it up (for a request that may not reach the server's check). */
+export function peekTotpCode(secretOrUri: string): string {
+  const secret = secretOf(secretOrUri);
+  const current = Math.floor(Date.now() / 1000 / 30);
+  return hotp(base32Decode(secret), Math.max(current, (lastStep.get(secret) ?? -Infinity) + 1), 6);
 }

@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideAccess, decideLoanAccess, LOAN_ACTIONS, mustEnrolMfa, type Principal, type RouteAccess, type SignedInPrincipal } from '../../shared/domain/access';
+import { decideAccess, decideLoanAccess, LOAN_ACTIONS, mustEnrolMfa, requiresMfa, type Principal, type RouteAccess, type SignedInPrincipal } from '../../shared/domain/access';
 import type { Me } from '../../shared/schemas/me';
-import { createPeople, type People } from '../../test/people';
+import { createPeople, PEOPLE_PASSWORD, type People } from '../../test/people';
 import { buildApp } from '../app';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testAuth, testConfig } from '../../test/config';
@@ -24,7 +24,8 @@ const user = (overrides: Partial<SignedInPrincipal> = {}): Principal => ({
 describe('decideAccess', () => {
   const anonymous: Principal = { kind: 'anonymous' };
   const member = user();
-  const admin = user({ platformAdmin: true });
+  const admin = user({ platformAdmin: true, mfaEnrolled: true });
+  const newAdmin = user({ platformAdmin: true });
   const brokerNoMfa = user({ broker: true });
   const broker = user({ broker: true, mfaEnrolled: true });
   const ownerA = user({ broker: true, mfaEnrolled: true, team: { id: 'A', role: 'owner' } });
@@ -35,15 +36,21 @@ describe('decideAccess', () => {
     ['public', member, {}, 'allow'],
     ['signed-in', anonymous, {}, 'unauthenticated'],
     ['signed-in', member, {}, 'allow'],
+    ['signed-in', newAdmin, {}, 'allow'],
     ['platform-admin', anonymous, {}, 'hidden'],
     ['platform-admin', member, {}, 'hidden'],
+    ['platform-admin', assistantA, {}, 'hidden'],
     ['platform-admin', admin, {}, 'allow'],
+    ['platform-admin', newAdmin, {}, 'mfa-required'],
     ['broker', anonymous, {}, 'unauthenticated'],
     ['broker', member, {}, 'hidden'],
+    ['broker', admin, {}, 'hidden'],
+    ['broker', newAdmin, {}, 'hidden'],
     ['broker', brokerNoMfa, {}, 'mfa-required'],
     ['broker', broker, {}, 'allow'],
     ['team-member', anonymous, { teamId: 'A' }, 'unauthenticated'],
     ['team-member', admin, { teamId: 'A' }, 'hidden'],
+    ['team-member', newAdmin, { teamId: 'A' }, 'hidden'],
     ['team-member', ownerA, { teamId: 'A' }, 'allow'],
     ['team-member', ownerA, { teamId: 'B' }, 'hidden'],
     ['team-member', ownerA, {}, 'hidden'],
@@ -57,12 +64,19 @@ describe('decideAccess', () => {
     expect(decideAccess(access as RouteAccess, principal, target)).toBe(decision);
   });
 
-  it('asks owners, assistants and brokers to enrol an authenticator, and nobody else', () => {
+  it('asks owners, assistants, brokers and platform admins to enrol an authenticator, and nobody else', () => {
     expect(mustEnrolMfa(newAssistantA as SignedInPrincipal)).toBe(true);
     expect(mustEnrolMfa(brokerNoMfa as SignedInPrincipal)).toBe(true);
+    expect(mustEnrolMfa(newAdmin as SignedInPrincipal)).toBe(true);
     expect(mustEnrolMfa(assistantA as SignedInPrincipal)).toBe(false);
-    expect(mustEnrolMfa(member as SignedInPrincipal)).toBe(false);
     expect(mustEnrolMfa(admin as SignedInPrincipal)).toBe(false);
+    expect(mustEnrolMfa(member as SignedInPrincipal)).toBe(false);
+  });
+
+  it('keeps the authenticator of owners, assistants, brokers and platform admins on, enrolled or not, and nobody else’s', () => {
+    for (const who of [newAssistantA, assistantA, ownerA, brokerNoMfa, broker, newAdmin, admin]) expect(requiresMfa(who as SignedInPrincipal), JSON.stringify(who)).toBe(true);
+    expect(requiresMfa(member as SignedInPrincipal)).toBe(false);
+    expect(requiresMfa(user({ mfaEnrolled: true }) as SignedInPrincipal)).toBe(false);
   });
 });
 
@@ -84,7 +98,7 @@ describe('decideLoanAccess', () => {
   });
 });
 
-type Who = 'anonymous' | 'admin' | 'ownerA' | 'assistantA' | 'newAssistantA' | 'ownerB' | 'borrower';
+type Who = 'anonymous' | 'admin' | 'newAdmin' | 'ownerA' | 'assistantA' | 'newAssistantA' | 'ownerB' | 'borrower';
 
 describe.each(backends)('role × endpoint matrix on %s', (backend) => {
   let database: TestDatabase;
@@ -112,6 +126,8 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
     const base = { userId: person.userId, email: person.email, name: who };
     switch (who) {
       case 'admin':
+        return user({ ...base, platformAdmin: true, mfaEnrolled: true });
+      case 'newAdmin':
         return user({ ...base, platformAdmin: true });
       case 'ownerA':
         return user({ ...base, broker: true, mfaEnrolled: true, team: { id: people.teamA, role: 'owner' } });
@@ -164,6 +180,14 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         'POST /api/admin/jobs/:id/retry platform-admin',
         'POST /api/admin/waitlist/:id/invite platform-admin',
         'POST /api/auth/* public',
+        'POST /api/auth/change-password public',
+        'POST /api/auth/request-password-reset public',
+        'POST /api/auth/reset-password public',
+        'POST /api/auth/sign-in/email public',
+        'POST /api/auth/two-factor/disable public',
+        'POST /api/auth/two-factor/generate-backup-codes public',
+        'POST /api/auth/two-factor/verify-backup-code public',
+        'POST /api/auth/two-factor/verify-totp public',
         'POST /api/invitations/accept public',
         'POST /api/invitations/lookup public',
         'POST /api/teams broker',
@@ -175,7 +199,7 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
   });
 
   it('resolves each caller to the principal the table is asked about', async () => {
-    for (const who of ['admin', 'ownerA', 'assistantA', 'newAssistantA', 'ownerB', 'borrower'] as const) {
+    for (const who of ['admin', 'newAdmin', 'ownerA', 'assistantA', 'newAssistantA', 'ownerB', 'borrower'] as const) {
       const me = (await app.inject({ url: '/api/me', headers: { cookie: cookieOf(who) } })).json() as Me;
       const expected = principalOf(who) as SignedInPrincipal;
       expect({ platformAdmin: me.platformAdmin, broker: me.broker, mfaEnrolled: me.mfaEnrolled, team: me.team && { id: me.team.id, role: me.team.role } }, who).toEqual({
@@ -189,7 +213,7 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
 
   it('answers each cell as the shared table decides', async () => {
     const hiddenBody = (await app.inject({ url: '/api/__no_such_route__' })).json();
-    const whos: Who[] = ['anonymous', 'admin', 'ownerA', 'assistantA', 'newAssistantA', 'ownerB', 'borrower'];
+    const whos: Who[] = ['anonymous', 'admin', 'newAdmin', 'ownerA', 'assistantA', 'newAssistantA', 'ownerB', 'borrower'];
     const routes = app.routeAccessTable.filter((r) => r.url.startsWith('/api'));
     const cells: string[] = [];
     for (const route of routes) {
@@ -203,6 +227,8 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         const decision = decideAccess(route.access, principalOf(who), route.url.includes(':teamId') && !route.url.startsWith('/api/team-logos') ? { teamId: people.teamA } : {});
         const cell = `${route.method} ${route.url} as ${who}`;
         cells.push(`${cell}: ${decision}`);
+        // Said outright for the admin console: an admin before MFA is asked to enrol (401 mfa_required) on every one of its routes.
+        if (who === 'newAdmin' && route.access === 'platform-admin') expect(decision, cell).toBe('mfa-required');
         if (decision === 'unauthenticated' || decision === 'mfa-required') {
           expect(response.statusCode, cell).toBe(401);
           expect(response.json().code, cell).toBe(decision === 'unauthenticated' ? 'unauthenticated' : 'mfa_required');
@@ -221,6 +247,23 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
     // Every kind of answer occurs somewhere, so no branch above is dead.
     for (const decision of ['allow', 'unauthenticated', 'mfa-required', 'hidden']) expect(cells.some((c) => c.endsWith(decision)), decision).toBe(true);
   }, 60_000);
+
+  it('lets an admin before MFA reach their profile and the enrolment endpoints, and nothing of the admin console', async () => {
+    const { cookie } = people.newAdmin;
+    const me = await app.inject({ url: '/api/me', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ platformAdmin: true, mfaEnrolled: false, mustEnrolMfa: true });
+    // Starting an enrolment is open to them (it enrols nothing until a code confirms it).
+    const enable = await app.inject({ method: 'POST', url: '/api/auth/two-factor/enable', headers: { cookie }, payload: { password: PEOPLE_PASSWORD } });
+    expect(enable.statusCode, enable.body).toBe(200);
+    expect((enable.json() as { totpURI: string }).totpURI).toMatch(/^otpauth:\/\/totp\//);
+    for (const url of ['/api/admin/waitlist', '/api/admin/waitlist.csv', '/api/admin/audit', '/api/admin/jobs']) {
+      const response = await app.inject({ url, headers: { cookie } });
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json(), url).toMatchObject({ code: 'mfa_required' });
+      expect(response.body, url).not.toContain('@people.test');
+    }
+  });
 });
 
 describe('the access layer at start-up', () => {

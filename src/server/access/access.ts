@@ -36,8 +36,11 @@ export function signedInUser(request: FastifyRequest): SignedInPrincipal {
   return principal;
 }
 
-/** Everything the access table needs to know about one account, in one query. */
-async function grantsOf(db: Db, userId: string) {
+/**
+ * Everything the access table needs to know about one account, in one query
+ * (also what `requiresMfa` asks about, for the rule that keeps an authenticator on).
+ */
+export async function grantsOf(db: Db, userId: string) {
   const [row] = await db
     .select({ admin: platformAdmin.userId, broker: broker.userId, teamId: teamMember.teamId, role: teamMember.role })
     .from(user)

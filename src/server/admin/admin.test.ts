@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FailedJob, ListWaitlistResult } from '../../shared/schemas/admin';
+import type { AuditPage } from '../../shared/schemas/audit';
 import { buildApp } from '../app';
 import { createCredentialUser } from '../auth/auth';
 import { invitation, job, waitlistEntry } from '../db/schema';
@@ -11,6 +12,7 @@ import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testAuth, testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';
+import { enrolTotp } from '../../test/people';
 import { csvCell } from './admin.csv';
 import { escapeLike } from './admin.queries';
 
@@ -72,7 +74,8 @@ describe.each(backends)('admin console API on %s', (backend) => {
     await grantPlatformAdmin(database.db, admin.id);
     adminId = admin.id;
     await createCredentialUser(auth, { email: 'member@console.test', name: 'Member', password: PASSWORD });
-    cookies.admin = await signIn('admin@console.test');
+    // Admins see personal data: the console opens only after an authenticator is enrolled.
+    cookies.admin = (await enrolTotp(app, await signIn('admin@console.test'), PASSWORD)).cookie;
     cookies.member = await signIn('member@console.test');
 
     const day = (n: number) => new Date(Date.UTC(2025, 0, n, 12));
@@ -299,13 +302,40 @@ describe.each(backends)('admin console API on %s', (backend) => {
         const cell = `${method} ${url} ${cookie ? 'as member' : 'anonymously'}`;
         expect(hidden.statusCode, cell).toBe(404);
         expect(hidden.headers['content-type'], cell).toBe(unknown.headers['content-type']);
-        expect(hidden.headers['cache-control'], cell).toBeUndefined();
+        expect(hidden.headers['cache-control'], cell).toBe(unknown.headers['cache-control']);
         expect(hidden.json(), cell).toEqual({ ...unknown.json(), detail: `No API route ${path}`, instance: path });
       }
     }
     expect(await database.db.$count(job)).toBe(jobs);
     const [dana] = await database.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, ids['dana@keystone.test'] ?? ''));
     expect(dana?.status).toBe('new');
+  });
+
+  it('asks an admin without an authenticator to enrol one before the waitlist, its CSV and the audit log, then opens them', async () => {
+    const auth = testAuth(database.db, config);
+    const fresh = await createCredentialUser(auth, { email: 'fresh-admin@console.test', name: 'Fresh Admin', password: PASSWORD });
+    await grantPlatformAdmin(database.db, fresh.id);
+    const before = await signIn('fresh-admin@console.test');
+    const urls = ['/api/admin/waitlist', '/api/admin/waitlist.csv', '/api/admin/audit'];
+    for (const url of urls) {
+      const refused = await app.inject({ url, headers: { cookie: before } });
+      expect(refused.statusCode, url).toBe(401);
+      expect(refused.json(), url).toMatchObject({ code: 'mfa_required', detail: 'Set up two-step verification to continue' });
+      expect(refused.body, url).not.toContain('dana@keystone.test');
+    }
+    expect((await app.inject({ url: '/api/me', headers: { cookie: before } })).json()).toMatchObject({ platformAdmin: true, mfaEnrolled: false, mustEnrolMfa: true });
+
+    const { cookie } = await enrolTotp(app, before, PASSWORD);
+    expect((await app.inject({ url: '/api/me', headers: { cookie } })).json()).toMatchObject({ mfaEnrolled: true, mustEnrolMfa: false });
+    const waitlist = await app.inject({ url: '/api/admin/waitlist?q=keystone', headers: { cookie } });
+    expect(waitlist.statusCode).toBe(200);
+    expect(emailsOf(waitlist.json() as ListWaitlistResult)).toEqual(['dana@keystone.test']);
+    const csv = await app.inject({ url: '/api/admin/waitlist.csv?q=keystone', headers: { cookie } });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain('Dana Broker,dana@keystone.test,');
+    const audit = await app.inject({ url: '/api/admin/audit?action=mfa.enrolled', headers: { cookie } });
+    expect(audit.statusCode).toBe(200);
+    expect((audit.json() as AuditPage).events[0]).toMatchObject({ action: 'mfa.enrolled', actorEmail: 'fresh-admin@console.test' });
   });
 
   it('caps the list at 1,000 rows and says so, while the CSV holds every match', async () => {

@@ -4,17 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditAction, AuditEvent, AuditPage } from '../../shared/schemas/audit';
 import { buildApp } from '../app';
 import { createCredentialUser } from '../auth/auth';
-import { SIGN_IN_THROTTLE } from '../auth/throttle';
 import { auditEvent, job } from '../db/schema';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { grantBroker } from '../teams/teams.queries';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testAuth, testConfig } from '../../test/config';
+import { quickSignInPolicy, testAuth, testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';
 import { tinyPng } from '../../test/fixtures/images';
 import { createPeople, enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../../test/people';
-import { totpCode } from '../../test/totp';
+import { freshTotpCode, totpCode } from '../../test/totp';
 
 /** A six-digit code that is not the authenticator's for the previous, current or next 30 s window. */
 function wrongCode(secret: string): string {
@@ -36,7 +35,7 @@ describe.each(backends)('the audit log on %s', (backend) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
-    app = await buildApp({ config, database, distDir: '/nonexistent', signInThrottle: { ...SIGN_IN_THROTTLE, baseDelayMs: 1, maxDelayMs: 4 } });
+    app = await buildApp({ config, database, distDir: '/nonexistent', signInPolicy: quickSignInPolicy });
     people = await createPeople(app, database.db, config, 'au');
     const auth = testAuth(database.db, config);
     for (const [email, name] of [
@@ -147,7 +146,7 @@ describe.each(backends)('the audit log on %s', (backend) => {
     expect(forged.statusCode).toBe(401);
     expect((await database.db.select().from(auditEvent)).length).toBe(rowsBefore);
 
-    const right = await post(from, '/api/auth/two-factor/verify-totp', { code: totpCode(people.ownerA.secret ?? '') }, cookieFrom(first));
+    const right = await post(from, '/api/auth/two-factor/verify-totp', { code: await freshTotpCode(people.ownerA.secret ?? '') }, cookieFrom(first));
     expect(right.statusCode, right.body).toBe(200);
     expect(await newest('sign_in.succeeded')).toMatchObject({
       actorEmail: people.ownerA.email,
@@ -168,7 +167,7 @@ describe.each(backends)('the audit log on %s', (backend) => {
     expect((await post(from, '/api/auth/two-factor/verify-totp', { code: wrongCode(secret) }, cookie)).statusCode).toBe(401);
     expect((await newest('sign_in.failed')).id).toBe(failuresBefore);
 
-    const verified = await post(from, '/api/auth/two-factor/verify-totp', { code: totpCode(secret) }, cookie);
+    const verified = await post(from, '/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) }, cookie);
     expect(verified.statusCode).toBe(200);
     expect(await newest('mfa.enrolled')).toMatchObject({ actorEmail: 'enroller@audit.test', subjectEmail: null, teamId: null, ip: from.remoteAddress, userAgent: from.userAgent, data: {} });
     const session = cookieFrom(verified);
@@ -267,6 +266,7 @@ describe.each(backends)('the audit log on %s', (backend) => {
   it('records a password reset made with the e-mailed link', async () => {
     const requested = await post(client(), '/api/auth/request-password-reset', { email: 'loner@audit.test' });
     expect(requested.statusCode).toBe(200);
+    await app.auth.backgroundTasks.settled();
     const [mail] = (await database.db.select({ payload: job.payload }).from(job).where(eq(job.queue, MAIL_QUEUE)).orderBy(desc(job.id)))
       .map((row) => row.payload as MailMessage)
       .filter((m) => m.to === 'loner@audit.test');

@@ -1,4 +1,5 @@
 import { betterAuth } from 'better-auth';
+import { isAPIError } from 'better-auth/api';
 import type { FastifyBaseLogger } from 'fastify';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { twoFactor } from 'better-auth/plugins';
@@ -8,6 +9,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/schemas/p
 import { enqueueMail } from '../platform/mail/mail-jobs';
 import { mailBrandOfUser } from '../teams/team-brand';
 import { passwordResetMail } from './auth.mail';
+import { authRules } from './auth-rules';
 
 export const AUTH_BASE_PATH = '/api/auth';
 export const SESSION_COOKIE_PREFIX = 'coverly';
@@ -36,7 +38,8 @@ export const TOTP_PERIOD_SECONDS = 30;
  */
 export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued, logger }: AuthOptions) {
   const https = publicUrl.startsWith('https://');
-  return betterAuth({
+  const backgroundTasks = createBackgroundTasks(logger);
+  const auth = betterAuth({
     appName: 'Coverly',
     baseURL: publicUrl,
     basePath: AUTH_BASE_PATH,
@@ -67,7 +70,11 @@ export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued, l
       expiresIn: 60 * 60 * 24 * 7,
       updateAge: 60 * 60 * 24,
     },
+    // Our rules run inside better-auth's pipeline, whatever spelling a request used (auth-rules.ts).
+    hooks: { before: authRules({ db, brandName, totp: { digits: TOTP_DIGITS, periodSeconds: TOTP_PERIOD_SECONDS } }) },
     advanced: {
+      // The reset mail is queued after the answer, so a known address answers as fast as an unknown one.
+      backgroundTasks: { handler: backgroundTasks.run },
       cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: https,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: https },
@@ -75,13 +82,20 @@ export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued, l
     // No network calls home: this product runs where it is installed.
     telemetry: { enabled: false },
     // Its messages join ours as JSON lines, never as coloured console text.
-    logger: logger
-      ? { level: 'warn', log: (level, message, ...args) => logger[level]({ library: 'better-auth', ...(args.length > 0 ? { args } : {}) }, message) }
-      : { disabled: true },
+    // Its messages often echo what a client sent (an e-mail, a token): they join ours as warnings at
+    // most, as one bounded line of the library's own words, without the values it passes along.
+    logger: logger ? { level: 'warn', log: (level, message) => logger[level === 'error' ? 'warn' : level]({ library: 'better-auth' }, boundedLine(message)) } : { disabled: true },
+    // Its refusals of a client (wrong password, bad token) are ours to log, at info, with the fields we choose.
+    onAPIError: {
+      onError(error) {
+        if (isAPIError(error) && error.statusCode < 500) logger?.info({ library: 'better-auth', status: error.statusCode, code: error.body?.code }, 'auth request refused');
+        else logger?.error({ library: 'better-auth', err: error }, 'auth request failed');
+      },
+    },
     plugins: [
       // TOTP authenticators with one-time backup codes. An enrolled account is
-      // asked for a code at every new sign-in: the bridge never lets a device
-      // be "trusted" (src/server/auth/auth.routes.ts).
+      // asked for a code at every new sign-in: no device is ever "trusted"
+      // (auth-rules.ts).
       twoFactor({
         issuer: brandName,
         totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS },
@@ -89,9 +103,35 @@ export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued, l
       }),
     ],
   });
+  return Object.assign(auth, { backgroundTasks });
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** A log line from text we do not control: control characters escaped, at most 200 characters. */
+const boundedLine = (message: string) => JSON.stringify(String(message)).slice(1, -1).slice(0, 200);
+
+/**
+ * Work better-auth hands off to run after its answer (the reset mail). Each
+ * task's failure is logged; `settled()` waits for what is under way, so
+ * shutdown and tests can finish it.
+ */
+function createBackgroundTasks(logger: AuthOptions['logger']) {
+  const pending = new Set<Promise<void>>();
+  return {
+    run(task: Promise<unknown>) {
+      const tracked: Promise<void> = task.then(
+        () => {},
+        (error: unknown) => logger?.error({ err: error }, 'background task of the auth library failed'),
+      );
+      pending.add(tracked);
+      void tracked.finally(() => pending.delete(tracked));
+    },
+    async settled() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}
 
 /** Creates an account with an e-mail and password, outside the disabled public sign-up. */
 export async function createCredentialUser(auth: Auth, input: { email: string; name: string; password: string }) {
@@ -106,10 +146,3 @@ export async function createCredentialUser(auth: Auth, input: { email: string; n
   return created;
 }
 
-/** The account a password-reset token belongs to, while the token is valid. */
-export async function userForResetToken(auth: Auth, token: string) {
-  const context = await auth.$context;
-  const verification = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
-  if (!verification || verification.expiresAt < new Date()) return null;
-  return context.internalAdapter.findUserById(verification.value);
-}

@@ -6,7 +6,7 @@ import { auditEvent, user } from '../db/schema';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testAuth, testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';
-import { totpCode } from '../../test/totp';
+import { freshTotpCode, totpCode } from '../../test/totp';
 import { createCredentialUser } from './auth';
 
 const PASSWORD = 'copper kettles sing at noon';
@@ -71,7 +71,7 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     const enabled = await post('/api/auth/two-factor/enable', { password: PASSWORD }, cookie);
     const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
     const secret = new URL(totpURI).searchParams.get('secret') ?? '';
-    expect((await post('/api/auth/two-factor/verify-totp', { code: totpCode(secret) }, cookie)).statusCode).toBe(200);
+    expect((await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) }, cookie)).statusCode).toBe(200);
     enrolled = { email: 'enrolled@mfa.test', secret, backupCodes };
   });
   afterAll(async () => {
@@ -115,7 +115,7 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     expect(cookiesSet(wrong)).not.toContain('coverly.session_token');
     expect(await twoFactorEnabled('enrol@mfa.test')).toBe(false);
 
-    const right = await post('/api/auth/two-factor/verify-totp', { code: totpCode(secret) }, cookie);
+    const right = await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) }, cookie);
     expect(right.statusCode, right.body).toBe(200);
     expect(await twoFactorEnabled('enrol@mfa.test')).toBe(true);
     // Enrolling replaces the session: a new cookie that works, and the old one ends.
@@ -140,7 +140,7 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     jar.take(wrong);
     expect((await me(jar.toString())).statusCode).toBe(401);
 
-    const right = await post('/api/auth/two-factor/verify-totp', { code: totpCode(enrolled.secret) }, jar.toString());
+    const right = await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(enrolled.secret) }, jar.toString());
     expect(right.statusCode, right.body).toBe(200);
     jar.take(right);
     expect(jar.names()).toContain('coverly.session_token');
@@ -152,7 +152,7 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
 
   it('never trusts a device: the next sign-in asks for a code again even after trustDevice: true', async () => {
     const jar = new CookieJar().take(await signIn(enrolled.email));
-    const verified = await post('/api/auth/two-factor/verify-totp', { code: totpCode(enrolled.secret), trustDevice: true }, jar.toString());
+    const verified = await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(enrolled.secret), trustDevice: true }, jar.toString());
     expect(verified.statusCode, verified.body).toBe(200);
     expect(cookiesSet(verified)).not.toContain('coverly.trust_device');
     jar.take(verified);
@@ -196,7 +196,7 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     expect((await me(elsewhere)).statusCode).toBe(200);
     const enabled = await post('/api/auth/two-factor/enable', { password: PASSWORD }, mine);
     const secret = new URL((enabled.json() as { totpURI: string }).totpURI).searchParams.get('secret') ?? '';
-    const verified = await post('/api/auth/two-factor/verify-totp', { code: totpCode(secret) }, mine);
+    const verified = await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) }, mine);
     expect(verified.statusCode).toBe(200);
     expect((await me(cookieFrom(verified))).json()).toMatchObject({ mfaEnrolled: true });
     // The other session never passed a code, so it ends: it cannot ride on the new second factor.

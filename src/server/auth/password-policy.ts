@@ -16,7 +16,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PASSWORD_LENGTH_MESSAGES, passwordLengthProblem, type PasswordLengthProblem } from '../../shared/schemas/password';
+import { PASSWORD_LENGTH_MESSAGES, PASSWORD_UNSAFE_TEXT_MESSAGE, passwordLengthProblem, type PasswordLengthProblem } from '../../shared/schemas/password';
+import { isSafeText } from '../../shared/schemas/text';
 
 export const COMMON_PASSWORDS_FILE = 'common-passwords.txt';
 
@@ -29,7 +30,7 @@ export interface PasswordContext {
   brandName?: string;
 }
 
-export type PasswordProblemCode = PasswordLengthProblem | 'common' | 'context';
+export type PasswordProblemCode = PasswordLengthProblem | 'common' | 'context' | 'unsafe_text';
 
 export type PasswordCheck = { ok: true } | { ok: false; code: PasswordProblemCode; message: string };
 
@@ -140,6 +141,7 @@ function contextStems(context: PasswordContext): Map<string, string> {
  * case and compatibility forms; the length counts what the person typed.
  */
 export function checkPassword(password: string, context: PasswordContext = {}): PasswordCheck {
+  if (!isSafeText(password)) return { ok: false, code: 'unsafe_text', message: PASSWORD_UNSAFE_TEXT_MESSAGE };
   const lengthProblem = passwordLengthProblem(password);
   if (lengthProblem) return { ok: false, code: lengthProblem, message: PASSWORD_LENGTH_MESSAGES[lengthProblem] };
 

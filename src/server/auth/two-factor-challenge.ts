@@ -1,14 +1,19 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Auth } from './auth';
+import { TWO_FACTOR_COOKIE } from './auth-rules';
 
-/** better-auth's two-factor plugin names its challenge cookie so (plugins/two-factor/constant). */
-const TWO_FACTOR_COOKIE = 'two_factor';
-
+/** A cookie's value, percent-decoded; null when absent or not valid percent-encoding (a client can send anything). */
 const cookieValue = (header: string | undefined, name: string) => {
   for (const part of (header ?? '').split(';')) {
     const index = part.indexOf('=');
-    if (index > 0 && part.slice(0, index).trim() === name) return decodeURIComponent(part.slice(index + 1).trim());
+    if (index > 0 && part.slice(0, index).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(index + 1).trim());
+      } catch {
+        return null;
+      }
+    }
   }
   return null;
 };

@@ -1,9 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, invalidField } from '../../shared/errors';
 import type { AcceptInvitation, InvitationSummary } from '../../shared/schemas/invitations';
 import { createCredentialUser, type Auth } from '../auth/auth';
 import { checkPassword } from '../auth/password-policy';
-import { attemptKeys, checkThrottle, clearAttempts, recordAttempt, refuseWhenThrottled, SIGN_IN_THROTTLE } from '../auth/throttle';
+import { beginSignIn } from '../auth/throttle';
 import type { Db } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
 import type { Invitation, InvitationRole } from '../db/schema';
 import { enqueueMail } from '../platform/mail/mail-jobs';
 import { invitationMail, type InvitationMailInput } from './invitations.mail';
@@ -95,8 +97,8 @@ export async function lookupInvitation(deps: Pick<InvitationDeps, 'db'>, token: 
 }
 
 /**
- * Where each role lands after accepting. The app shell sends a broker (and an
- * assistant) to set up two-step verification first, then on to these.
+ * Where each role lands after accepting. The app shell sends every one of them
+ * (admin, broker, assistant) to set up two-step verification first, then on to these.
  */
 const ROLE_HOME: Record<InvitationRole, string> = { platform_admin: '/app', broker: '/app/team/new', assistant: '/app/team' };
 
@@ -137,21 +139,27 @@ export async function acceptInvitation(
   let response: Response | null = null;
   if (existing) {
     // Checking the account's password here is a sign-in like any other: throttled and audited.
-    const { emailKey, keys } = attemptKeys('sign-in', origin?.ip ?? 'unknown', existing.email);
-    refuseWhenThrottled(await checkThrottle(deps.db, keys, SIGN_IN_THROTTLE), 'sign-in attempts');
+    const attempt = await beginSignIn(deps.db, { email: existing.email, ip: origin?.ip ?? 'unknown' });
+    if (attempt.delayMs > 0) await sleep(attempt.delayMs);
     response = await signIn();
     if (!response.ok) {
-      await recordAttempt(deps.db, keys);
+      await attempt.failed();
       await recordAudit(deps.db, { action: 'sign_in.failed', actor: null, subject: { id: existing.id, email: existing.email }, origin, data: { reason: 'wrong password, accepting an invitation' } });
       throw invalidField('password', 'That is not the password of this account');
     }
-    if (emailKey) await clearAttempts(deps.db, emailKey);
+    await attempt.succeeded();
     account = existing;
   } else {
     if (!input.name) throw invalidField('name', 'Enter your name');
     const verdict = checkPassword(input.password, { email: found.email, name: input.name, brandName: deps.brandName });
     if (!verdict.ok) throw invalidField('password', verdict.message);
-    account = await createCredentialUser(deps.auth, { email: found.email, name: input.name, password: input.password });
+    try {
+      account = await createCredentialUser(deps.auth, { email: found.email, name: input.name, password: input.password });
+    } catch (error) {
+      // Another accept of the same invitation created the account a moment ago: single use, answered as such.
+      if (isUniqueViolation(error)) throw new AppError('gone', 'This invitation has already been used');
+      throw error;
+    }
   }
   const userId = account.id;
 

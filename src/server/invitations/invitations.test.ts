@@ -75,10 +75,14 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
       platformAdmin: true,
       broker: false,
       mfaEnrolled: false,
-      mustEnrolMfa: false,
+      // An admin enrols an authenticator before the admin console opens.
+      mustEnrolMfa: true,
       team: null,
       sessionExpiresAt: expect.any(String),
     });
+    const adminConsole = await app.inject({ url: '/api/admin/waitlist', headers: { cookie } });
+    expect(adminConsole.statusCode).toBe(401);
+    expect(adminConsole.json().code).toBe('mfa_required');
 
     const again = await post('/api/invitations/accept', { token, name: 'Mallory', password: STRONG });
     expect(again.statusCode).toBe(410);

@@ -55,7 +55,8 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
   it('describes each kind of person', async () => {
     const team = (id: string, name: string, role: 'owner' | 'assistant') => ({ id, name, accentColor: '#1d4ed8', logoUrl: null, role });
     const expected: Record<keyof Omit<People, 'teamA' | 'teamB'>, Omit<Me, 'user' | 'sessionExpiresAt'> & { name: string }> = {
-      admin: { name: 'admin', platformAdmin: true, broker: false, mfaEnrolled: false, mustEnrolMfa: false, team: null },
+      admin: { name: 'admin', platformAdmin: true, broker: false, mfaEnrolled: true, mustEnrolMfa: false, team: null },
+      newAdmin: { name: 'new-admin', platformAdmin: true, broker: false, mfaEnrolled: false, mustEnrolMfa: true, team: null },
       ownerA: { name: 'owner-a', platformAdmin: false, broker: true, mfaEnrolled: true, mustEnrolMfa: false, team: team(people.teamA, "owner-a's team", 'owner') },
       assistantA: { name: 'assistant-a', platformAdmin: false, broker: false, mfaEnrolled: true, mustEnrolMfa: false, team: team(people.teamA, "owner-a's team", 'assistant') },
       newAssistantA: { name: 'new-assistant-a', platformAdmin: false, broker: false, mfaEnrolled: false, mustEnrolMfa: true, team: team(people.teamA, "owner-a's team", 'assistant') },

@@ -12,10 +12,10 @@ import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testAuth, testConfig } from '../../test/config';
-import { gifBytes, jpegBytes, svgBytes, tinyPng, webpBytes } from '../../test/fixtures/images';
+import { gifBytes, jpegBytes, pngOfSize, svgBytes, tinyPng, webpBytes } from '../../test/fixtures/images';
 import { cookieFrom } from '../../test/http';
 import { createPeople, enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, signIn, type People } from '../../test/people';
-import { totpCode } from '../../test/totp';
+import { freshTotpCode } from '../../test/totp';
 import { grantBroker } from './teams.queries';
 
 const LAST_OWNER = 'A team needs at least one owner: make someone else an owner first';
@@ -211,7 +211,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(servedWebp.rawPayload.equals(webp)).toBe(true);
 
       // The largest logo allowed is accepted.
-      const largest = Buffer.concat([tinyPng([1, 2, 3, 255]), Buffer.alloc(LOGO_MAX_BYTES - tinyPng().length)]);
+      const largest = pngOfSize(LOGO_MAX_BYTES, [1, 2, 3, 255]);
       expect(largest.length).toBe(LOGO_MAX_BYTES);
       expect((await putLogo(people.ownerA.cookie, people.teamA, largest)).statusCode).toBe(200);
       expect((await putLogo(people.ownerA.cookie, people.teamA, png)).json().logoUrl).toBe(pngUrl);
@@ -228,7 +228,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         ['an SVG as itself', svgBytes(), 'image/svg+xml', 415],
         ['a text body', Buffer.from('hello'), 'text/plain', 415],
         ['JSON', Buffer.from('{"logo":"x"}'), 'application/json', 415],
-        ['one byte over 256 KB', Buffer.concat([tinyPng(), Buffer.alloc(LOGO_MAX_BYTES + 1 - tinyPng().length)]), 'image/png', 413],
+        ['one byte over 256 KB', pngOfSize(LOGO_MAX_BYTES + 1), 'image/png', 413],
       ];
       for (const [label, bytes, contentType, status] of refusals) {
         const response = await putLogo(people.ownerA.cookie, people.teamA, bytes, contentType);
@@ -239,6 +239,25 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(empty.statusCode).toBe(400);
       expect(empty.json().errors).toEqual([{ field: 'logo', message: 'Choose an image file' }]);
       expect((await teamOf(people.ownerA.cookie, people.teamA)).logoUrl).toBe(current);
+    });
+
+    it('refuses a PNG header followed by HTML, and stores nothing', async () => {
+      const stored = () => database.db.select({ logo: team.logo, logoType: team.logoType, logoSha256: team.logoSha256 }).from(team).where(eq(team.id, people.teamA));
+      const current = (await teamOf(people.ownerA.cookie, people.teamA)).logoUrl;
+      const before = await stored();
+      expect(before[0]?.logo).not.toBeNull();
+      const audited = await database.db.$count(auditEvent, eq(auditEvent.teamId, people.teamA));
+      // The signature and IHDR of a real PNG (what a first-bytes sniff reads), then a page with script.
+      const polyglot = Buffer.concat([tinyPng().subarray(0, 33), Buffer.from('<html><script>alert(1)</script>')]);
+      const response = await putLogo(people.ownerA.cookie, people.teamA, polyglot);
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toMatchObject({ code: 'unsupported_media_type', detail: 'The logo must be a PNG, JPEG or WebP image' });
+      expect(await stored()).toEqual(before);
+      expect(await database.db.$count(auditEvent, eq(auditEvent.teamId, people.teamA))).toBe(audited);
+      expect((await teamOf(people.ownerA.cookie, people.teamA)).logoUrl).toBe(current);
+      // Its would-be URL serves the logo the team already had, never these bytes.
+      const served = await app.inject({ url: `/api/team-logos/${people.teamA}/${versionOf(polyglot)}` });
+      expect(served.rawPayload.equals(before[0]?.logo ?? Buffer.alloc(0))).toBe(true);
     });
 
     it('removes the logo, after which its public URL answers 404', async () => {
@@ -441,7 +460,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       const pending = cookieFrom(accepted);
       expect((await get(pending, '/api/me')).statusCode).toBe(401);
 
-      const verified = await call(pending, { method: 'POST', url: '/api/auth/two-factor/verify-totp', payload: { code: totpCode(mia.secret) } });
+      const verified = await call(pending, { method: 'POST', url: '/api/auth/two-factor/verify-totp', payload: { code: await freshTotpCode(mia.secret) } });
       expect(verified.statusCode, verified.body).toBe(200);
       const cookie = cookieFrom(verified);
       expect(await teamOf(cookie, people.teamA)).toMatchObject({ id: people.teamA, name: 'Harbor Lending', role: 'assistant' });

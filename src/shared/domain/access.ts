@@ -9,7 +9,7 @@ export const ROUTE_ACCESS = [
   'public',
   /** Any signed-in person, before any team data (profile, MFA enrolment). */
   'signed-in',
-  /** Platform admins (the waitlist, the platform's audit log). */
+  /** Platform admins, MFA enrolled (the waitlist, the platform's audit log). */
   'platform-admin',
   /** A broker invited to the platform, MFA enrolled, founding their team. */
   'broker',
@@ -51,9 +51,20 @@ export type SignedInPrincipal = Extract<Principal, { kind: 'user' }>;
  */
 export type AccessDecision = 'allow' | 'unauthenticated' | 'mfa-required' | 'hidden';
 
-/** Owners and assistants see borrowers' financial records: the FTC Safeguards Rule wants MFA before that. */
+/**
+ * Who must have an authenticator, and may not turn it off. Owners and
+ * assistants see borrowers' financial records (the FTC Safeguards Rule wants
+ * MFA before that), brokers are about to, and platform admins see every
+ * waitlist entry's personal data and the whole audit log with client
+ * addresses. Takes `/api/me`'s answer as well as a principal.
+ */
+export function requiresMfa(who: Pick<SignedInPrincipal, 'platformAdmin' | 'broker'> & { team: unknown }): boolean {
+  return who.platformAdmin || who.broker || who.team !== null;
+}
+
+/** Must enrol an authenticator before anything but their profile and the enrolment itself. */
 export function mustEnrolMfa(principal: SignedInPrincipal): boolean {
-  return !principal.mfaEnrolled && (principal.team !== null || principal.broker);
+  return !principal.mfaEnrolled && requiresMfa(principal);
 }
 
 export function decideAccess(access: RouteAccess, principal: Principal, target: { teamId?: string } = {}): AccessDecision {
@@ -63,7 +74,8 @@ export function decideAccess(access: RouteAccess, principal: Principal, target: 
     case 'signed-in':
       return 'allow';
     case 'platform-admin':
-      return principal.platformAdmin ? 'allow' : 'hidden';
+      if (!principal.platformAdmin) return 'hidden';
+      return principal.mfaEnrolled ? 'allow' : 'mfa-required';
     case 'broker':
       if (!principal.broker) return 'hidden';
       return principal.mfaEnrolled ? 'allow' : 'mfa-required';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 export const WAITLIST_SORTS = ['createdAt', 'fullName', 'email', 'company', 'status'] as const;
 export type WaitlistSort = (typeof WAITLIST_SORTS)[number];
@@ -16,8 +17,7 @@ export const WAITLIST_LIST_LIMIT = 1000;
  * the export holds exactly what the table shows (without the row cap).
  */
 export const ListWaitlistQuerySchema = z.object({
-  q: z
-    .string({ error: 'Search must be text' })
+  q: text('Search')
     .trim()
     .max(200, { error: 'Search must be at most 200 characters' })
     .optional()

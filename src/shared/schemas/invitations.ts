@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PasswordSchema } from './password';
+import { text } from './text';
 
 /** Invitation tokens are 32 random bytes, base64url: 43 characters. */
 const InvitationToken = z
@@ -22,7 +23,7 @@ export type InvitationSummary = z.infer<typeof InvitationSummarySchema>;
 export const AcceptInvitationSchema = z.strictObject({
   token: InvitationToken,
   /** Required for a new account; ignored when the address already has one. */
-  name: z.string().trim().min(1, { error: 'Enter your name' }).max(120, { error: 'Use at most 120 characters' }).optional(),
+  name: text('Name').trim().min(1, { error: 'Enter your name' }).max(120, { error: 'Use at most 120 characters' }).optional(),
   password: PasswordSchema,
 });
 export type AcceptInvitation = z.infer<typeof AcceptInvitationSchema>;
@@ -34,4 +35,4 @@ export const AcceptInvitationResultSchema = z.object({
 });
 export type AcceptInvitationResult = z.infer<typeof AcceptInvitationResultSchema>;
 
-export const InviteAdminSchema = z.object({ email: z.email({ error: 'Enter a valid email address' }).max(254) });
+export const InviteAdminSchema = z.object({ email: text('Email').max(254).pipe(z.email({ error: 'Enter a valid email address' })) });

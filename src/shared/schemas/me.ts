@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TeamSchema } from './teams';
+import { text } from './text';
 
 /** The signed-in person, as the app shell needs them. */
 export const MeSchema = z.object({
@@ -17,6 +18,6 @@ export const MeSchema = z.object({
 export type Me = z.infer<typeof MeSchema>;
 
 export const UpdateProfileSchema = z.strictObject({
-  name: z.string({ error: 'Name is required' }).trim().min(1, { error: 'Name is required' }).max(120, { error: 'Name must be at most 120 characters' }),
+  name: text('Name').trim().min(1, { error: 'Name is required' }).max(120, { error: 'Name must be at most 120 characters' }),
 });
 export type UpdateProfile = z.infer<typeof UpdateProfileSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSafeText } from './text';
 
 /**
  * Length limits from NIST SP 800-63B §5.1.1.2: a floor long enough for a
@@ -14,6 +15,9 @@ export const PASSWORD_LENGTH_MESSAGES: Readonly<Record<PasswordLengthProblem, st
   too_short: `Use at least ${PASSWORD_MIN_LENGTH} characters`,
   too_long: `Use at most ${PASSWORD_MAX_LENGTH} characters`,
 };
+
+/** Control characters and lone surrogates cannot be typed, stored or sent on. */
+export const PASSWORD_UNSAFE_TEXT_MESSAGE = 'Your password contains a character that is not allowed';
 
 /**
  * Counts Unicode code points, not UTF-16 units, so an emoji or any other
@@ -37,6 +41,10 @@ export function passwordLengthProblem(value: string): PasswordLengthProblem | nu
  * zod's `too_small` / `too_big` codes so forms can tell them apart.
  */
 export const PasswordSchema = z.string({ error: 'Enter a password' }).superRefine((value, ctx) => {
+  if (!isSafeText(value)) {
+    ctx.addIssue({ code: 'custom', input: value, message: PASSWORD_UNSAFE_TEXT_MESSAGE });
+    return;
+  }
   const problem = passwordLengthProblem(value);
   if (problem === 'too_short') {
     ctx.addIssue({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TEAM_ROLES } from '../domain/access';
+import { text } from './text';
 
 export const TEAM_NAME_MAX = 80;
 /** Logos are shown small; 256 KB is plenty for a crisp PNG, JPEG or WebP. */
@@ -8,20 +9,17 @@ export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export type LogoType = (typeof LOGO_TYPES)[number];
 export const DEFAULT_ACCENT_COLOR = '#1d4ed8';
 
-const TeamName = z
-  .string({ error: 'Team name is required' })
+const TeamName = text('Team name')
   .trim()
   .min(1, { error: 'Team name is required' })
   .max(TEAM_NAME_MAX, { error: `Team name must be at most ${TEAM_NAME_MAX} characters` });
 
-const AccentColor = z
-  .string({ error: 'Accent colour must be text' })
+const AccentColor = text('Accent colour')
   .trim()
   .regex(/^#[0-9a-fA-F]{6}$/, { error: 'Use a colour like #1d4ed8' })
   .transform((value) => value.toLowerCase());
 
-const Email = z
-  .string({ error: 'Email is required' })
+const Email = text('Email')
   .trim()
   .min(1, { error: 'Email is required' })
   .max(254, { error: 'Email must be at most 254 characters' })

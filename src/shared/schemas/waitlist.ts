@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** Trims, and turns an empty optional text into `undefined`. */
 const optionalText = (max: number, label: string) =>
-  z
-    .string({ error: `${label} must be text` })
+  text(label)
     .trim()
     .max(max, { error: `${label} must be at most ${max} characters` })
     .optional()
@@ -17,13 +17,11 @@ const PHONE_PATTERN = /^\+?[0-9 ().-]*[0-9][0-9 ().-]*(?:\s*(?:x|ext\.?)\s*[0-9]
  * `website` is a honeypot: hidden from people, filled in by bots.
  */
 export const JoinWaitlistSchema = z.strictObject({
-  fullName: z
-    .string({ error: 'Full name is required' })
+  fullName: text('Full name')
     .trim()
     .min(1, { error: 'Full name is required' })
     .max(120, { error: 'Full name must be at most 120 characters' }),
-  email: z
-    .string({ error: 'Email is required' })
+  email: text('Email')
     .trim()
     .min(1, { error: 'Email is required' })
     .max(254, { error: 'Email must be at most 254 characters' })
@@ -32,7 +30,7 @@ export const JoinWaitlistSchema = z.strictObject({
     error: 'Enter a phone number using digits, spaces and + ( ) - .',
   }),
   company: optionalText(120, 'Company'),
-  website: z.string().max(500).optional(),
+  website: text('Website').max(500).optional(),
 });
 
 export type JoinWaitlistInput = z.input<typeof JoinWaitlistSchema>;

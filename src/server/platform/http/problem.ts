@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, appErrorTitle, statusToCode, type ProblemDetails } from '../../../shared/errors';
 import { toFieldIssues } from '../../../shared/schemas/validation';
+import { isDataException, isUniqueViolation } from '../../db/errors';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -20,8 +21,20 @@ function isFastifyError(error: unknown): error is FastifyError {
   return typeof error === 'object' && error !== null && 'statusCode' in error && typeof (error as FastifyError).statusCode === 'number';
 }
 
+/**
+ * The 4xx a database refusal stands for, when a client's request caused it:
+ * a unique constraint lost to a concurrent request, or a value the database
+ * cannot store. A backstop: inputs are validated before they get there.
+ */
+function fromDatabaseError(error: unknown): AppError | null {
+  if (isUniqueViolation(error)) return new AppError('conflict', 'This was done by another request at the same moment; reload and try again');
+  if (isDataException(error)) return new AppError('bad_request', 'A value in this request cannot be stored');
+  return null;
+}
+
 /** Turns anything thrown into the problem+json body. 5xx details never reach the client. */
-export function toProblem(error: unknown, instance: string): ProblemDetails {
+export function toProblem(thrown: unknown, instance: string): ProblemDetails {
+  const error = fromDatabaseError(thrown) ?? thrown;
   if (error instanceof AppError) {
     return {
       type: `urn:coverly:problem:${error.code}`,

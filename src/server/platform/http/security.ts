@@ -34,13 +34,16 @@ export async function registerSecurityHeaders(app: FastifyInstance, { publicUrl 
 }
 
 /**
- * State-changing API requests must come from our own pages: a browser sends
- * `Origin` on every cross-site POST, so one that names another site is refused.
+ * State-changing requests must come from our own pages: a browser sends
+ * `Origin` on every cross-site POST, so one that names another site is
+ * refused. Every unsafe method is checked, whatever its path: the router
+ * decodes `/%61pi/…` into `/api/…`, so no test of the raw URL could tell
+ * which requests reach the API.
  */
 export function registerOriginCheck(app: FastifyInstance, { publicUrl }: { publicUrl: string }) {
   const configured = new URL(publicUrl).origin;
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (SAFE_METHODS.has(request.method)) return;
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       throw new AppError('forbidden', 'Cross-site requests are not accepted');
     }
@@ -50,5 +53,18 @@ export function registerOriginCheck(app: FastifyInstance, { publicUrl }: { publi
     if (origin !== configured && origin !== sameHost) {
       throw new AppError('forbidden', `Requests from origin ${origin} are not accepted`);
     }
+  });
+}
+
+/**
+ * No cache keeps an API answer unless its route says otherwise (team logos
+ * are public and immutable): they carry personal data and session tokens.
+ * Decided by the matched route, so every spelling of a path gets it, and a
+ * hidden route's 404 stays identical to an unknown route's (which the
+ * not-found handler marks the same way).
+ */
+export function registerNoStore(app: FastifyInstance) {
+  app.addHook('onSend', async (request, reply) => {
+    if (request.routeOptions.url?.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
   });
 }

@@ -168,7 +168,7 @@ export default function AppShellPage() {
         <AppHeader me={me} onSignOut={() => void onSignOut()} />
         <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
           {gated ? (
-            // Team data stays closed until an authenticator is enrolled (the server answers 401 mfa_required).
+            // Team data and the admin console stay closed until an authenticator is enrolled (the server answers 401 mfa_required).
             <Redirect to={paths.securitySetup} />
           ) : (
             <Suspense fallback={<PageLoading />}>

@@ -1,5 +1,6 @@
 import '../../lib/zod-config';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { requiresMfa } from '../../../shared/domain/access';
 import { PasswordSchema } from '../../../shared/schemas/password';
 import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
@@ -57,8 +58,8 @@ export default function SecurityPage() {
   const { me, refreshMe } = useMe();
   const toast = useToast();
   const [newCodes, setNewCodes] = useState<string[] | null>(null);
-  // Owners, assistants and brokers must keep two-step verification on.
-  const required = me.broker || me.team !== null;
+  // Owners, assistants, brokers and platform admins must keep two-step verification on.
+  const required = requiresMfa(me);
 
   const codes = useSubmit(
     (form) => regenerateBackupCodes(String(form.get('password') ?? '')),
@@ -140,7 +141,11 @@ export default function SecurityPage() {
         </Card>
       ) : null}
       {me.mfaEnrolled && required ? (
-        <p className="text-sm text-slate-600">Two-step verification stays on for brokers and their teams: loan files hold borrowers&apos; financial records.</p>
+        <p className="text-sm text-slate-600">
+          {me.broker || me.team
+            ? "Two-step verification stays on for brokers and their teams: loan files hold borrowers' financial records."
+            : "Two-step verification stays on for platform admins: the admin console holds people's personal data and the audit log."}
+        </p>
       ) : null}
 
       <Card title="Password">

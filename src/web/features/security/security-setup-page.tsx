@@ -21,7 +21,8 @@ const secretOf = (totpURI: string) => (new URL(totpURI).searchParams.get('secret
 /**
  * Enrolment of an authenticator app: confirm the password, scan the QR code
  * (or type the key), prove it with a code, then keep the backup codes.
- * Owners and assistants land here before they see any team data.
+ * Owners, assistants and brokers land here before they see any team data,
+ * platform admins before the admin console.
  */
 export default function SecuritySetupPage() {
   useDocumentTitle('Set up two-step verification');
@@ -94,10 +95,15 @@ export default function SecuritySetupPage() {
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Set up two-step verification</h1>
-      {me.mustEnrolMfa ? (
+      {me.mustEnrolMfa && (me.broker || me.team) ? (
         <p className="mt-2 text-slate-600">
           Loan files hold borrowers&apos; financial records, so your team&apos;s data opens only after you add a second step to your sign-in: a code from an
           authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Authy…).
+        </p>
+      ) : me.mustEnrolMfa ? (
+        <p className="mt-2 text-slate-600">
+          The admin console holds the waitlist&apos;s personal data and the platform&apos;s audit log, so it opens only after you add a second step to your
+          sign-in: a code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Authy…).
         </p>
       ) : (
         <p className="mt-2 text-slate-600">Add a code from an authenticator app on your phone to every sign-in, so a stolen password is not enough.</p>

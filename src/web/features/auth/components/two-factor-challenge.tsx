@@ -9,6 +9,8 @@ import { AuthenticatorCodeField } from './authenticator-code-field';
 
 /** better-auth's codes for a challenge that can no longer be answered: start the sign-in again. */
 const RESTART_CODES = new Set(['INVALID_TWO_FACTOR_COOKIE', 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE']);
+/** The server's code for a right code that was used already (each code works once). */
+const REUSED_CODES = new Set(['CODE_REUSED']);
 
 /**
  * The second step of a sign-in: a code from the authenticator app, or one of
@@ -37,6 +39,7 @@ export function TwoFactorChallenge({ onVerified, onRestart }: { onVerified: () =
     } catch (caught) {
       setSubmitting(false);
       if (caught instanceof ApiError && RESTART_CODES.has(caught.code)) onRestart('That sign-in expired or had too many wrong codes. Please sign in again.');
+      else if (caught instanceof ApiError && REUSED_CODES.has(caught.code)) setError('That code was used already. Wait for the next code from your authenticator app.');
       else if (caught instanceof ApiError && (caught.status === 401 || caught.status === 400)) {
         setError(method === 'totp' ? 'That code is not right. Enter the current code from your authenticator app.' : 'That backup code is not right or was already used.');
       } else if (caught instanceof ApiError && caught.status === 429) setError('Too many attempts. Wait a few minutes, then try again.');
