@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -5,6 +6,11 @@ import tseslint from 'typescript-eslint';
 
 /** The three roots import one way only: server → shared, web → shared. */
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const serverRoot = { group: ['**/web/**', 'react', 'react-dom', 'react-router'], message: 'server/ may import shared/, never web/.' };
+/** The folders of src/server: each feature's, and the homes they share (accounts, platform, db…). */
+const serverFolders = readdirSync('src/server', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'test-results/**', 'playwright-report/**', 'src/server/db/migrations/**'] },
@@ -31,6 +37,18 @@ export default tseslint.config(
   },
   {
     files: ['src/server/**/*.ts'],
-    rules: restrict([{ group: ['**/web/**', 'react', 'react-dom', 'react-router'], message: 'server/ may import shared/, never web/.' }]),
+    rules: restrict([serverRoot]),
   },
+  // Features do not reach into each other's queries or services (bulletproof-react's rule between
+  // features): what several need lives in accounts/ or platform/, or in a module a feature offers.
+  ...serverFolders.map((folder) => ({
+    files: [`src/server/${folder}/**/*.ts`],
+    rules: restrict([
+      serverRoot,
+      {
+        regex: `^(\\.\\./)+(?!${folder}/|accounts/)[a-z][a-z-]*/[^/]+\\.(queries|service)$`,
+        message: `A feature may not import another feature's *.queries or *.service: move what both need to src/server/accounts or src/server/platform.`,
+      },
+    ]),
+  })),
 );

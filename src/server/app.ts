@@ -6,21 +6,16 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AppError } from '../shared/errors';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { registerAccessLayer } from './access/access';
-import { adminRoutes } from './admin/admin.routes';
+import { AccessTargets, registerAccessLayer } from './access/access';
+import type { AppContext } from './app-context';
 import { createAuth, type Auth } from './auth/auth';
-import { authRoutes } from './auth/auth.routes';
 import { SIGN_IN_POLICY, type SignInPolicy } from './auth/throttle';
-import { healthRoutes } from './health/health.routes';
-import { invitationRoutes } from './invitations/invitations.routes';
-import { meRoutes } from './me/me.routes';
-import { teamRoutes } from './teams/teams.routes';
-import { auditRoutes } from './audit/audit.routes';
+import { features } from './features';
+import { registerJobWake } from './platform/jobs/job-wake';
 import { PROBLEM_CONTENT_TYPE, registerProblemHandlers, apiNotFoundProblem } from './platform/http/problem';
 import { registerJsonParser } from './platform/http/json-body';
 import { registerNoStore, registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
 import { registerStaticSite } from './platform/site/static-site';
-import { waitlistRoutes } from './waitlist/waitlist.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,7 +27,7 @@ declare module 'fastify' {
 export interface AppDeps {
   config: Config;
   database: Database;
-  /** Called after a request enqueued jobs, so the worker runs them at once. */
+  /** Wakes the job worker after a request enqueued jobs (the runtime passes the worker's nudge). */
   onJobsEnqueued?: () => void;
   /** The process logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
@@ -87,41 +82,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secret: config.authSecret,
     publicUrl: config.publicUrl,
     brandName: config.publicConfig.brandName,
-    onJobsEnqueued,
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
   app.decorate('auth', auth);
   // Reset mails queued after their answer are finished before the database closes.
   app.addHook('onClose', () => auth.backgroundTasks.settled());
-  registerAccessLayer(app, { auth, db: database.db });
 
-  await app.register(healthRoutes, { ping: database.ping });
-  await app.register(authRoutes, { auth, db: database.db, publicUrl: config.publicUrl, signInPolicy: deps.signInPolicy ?? SIGN_IN_POLICY });
-  await app.register(meRoutes, { db: database.db });
-  const teamDeps = { db: database.db, publicUrl: config.publicUrl, brandName: config.publicConfig.brandName };
-  await app.register(teamRoutes, { ...teamDeps, onJobsEnqueued });
-  await app.register(auditRoutes, { db: database.db });
-  await app.register(invitationRoutes, {
+  const context: AppContext = {
+    config,
+    database,
     db: database.db,
     auth,
     publicUrl: config.publicUrl,
     brandName: config.publicConfig.brandName,
-    onJobsEnqueued,
-  });
-  await app.register(adminRoutes, {
-    db: database.db,
-    publicUrl: config.publicUrl,
-    brandName: config.publicConfig.brandName,
-    onJobsEnqueued,
-  });
-  await app.register(waitlistRoutes, {
-    db: database.db,
-    notifyEmail: config.notifyEmail,
-    brandName: config.publicConfig.brandName,
-    publicUrl: config.publicUrl,
-    rateLimit: config.waitlistRateLimit,
-    onJobsEnqueued,
-  });
+    access: new AccessTargets(),
+    signInPolicy: deps.signInPolicy ?? SIGN_IN_POLICY,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  };
+  registerAccessLayer(app, { auth, db: database.db, targets: context.access });
+  // Jobs a request enqueues wake the worker when it is done: no route has to remember to.
+  registerJobWake(app, onJobsEnqueued);
+  for (const feature of features) await app.register(async (scope) => feature(scope, context));
+  await app.register(async (scope) => (await import('./test-support/test-support.routes')).testSupportFeature(scope, context)); // test support (e2e only)
 
   const site = await registerStaticSite(app, { distDir: deps.distDir ?? defaultDistDir(), publicConfig: config.publicConfig });
   app.setNotFoundHandler((request, reply) => {

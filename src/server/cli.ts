@@ -2,7 +2,7 @@ import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { InviteAdminSchema } from '../shared/schemas/invitations';
 import { databaseTargetFor, openDatabase } from './db/client';
 import { embeddedDatabaseHolder } from './db/embedded-lock';
-import { createInvitation } from './invitations/invitations.service';
+import { createInvitation } from './accounts/invitations';
 import { publicUrlForCli } from './last-run';
 import { countJobsByStatus, retryDeadJobs } from './platform/jobs/outbox';
 

@@ -3,22 +3,22 @@
  * The server turns an AppError into an RFC 9457 problem+json body; the web
  * client reads `code` back to decide what to show.
  */
-export const AppErrorCode = {
-  ValidationFailed: 'validation_failed',
-  BadRequest: 'bad_request',
-  Unauthenticated: 'unauthenticated',
-  MfaRequired: 'mfa_required',
-  Conflict: 'conflict',
-  Gone: 'gone',
-  NotFound: 'not_found',
-  Forbidden: 'forbidden',
-  PayloadTooLarge: 'payload_too_large',
-  UnsupportedMediaType: 'unsupported_media_type',
-  RateLimited: 'rate_limited',
-  Unavailable: 'unavailable',
-  Internal: 'internal',
-} as const;
-export type AppErrorCode = (typeof AppErrorCode)[keyof typeof AppErrorCode];
+export const APP_ERROR_CODES = [
+  'validation_failed',
+  'bad_request',
+  'unauthenticated',
+  'mfa_required',
+  'conflict',
+  'gone',
+  'not_found',
+  'forbidden',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'unavailable',
+  'internal',
+] as const;
+export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 
 export const appErrorStatus: Record<AppErrorCode, number> = {
   validation_failed: 400,

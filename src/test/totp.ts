@@ -15,30 +15,35 @@ const secretOf = (secretOrUri: string) => (secretOrUri.startsWith('otpauth://') 
 const lastStep = new Map<string, number>();
 
 /**
- * The next code an authenticator app would show that has not been used yet:
- * Coverly accepts each code once (RFC 6238 §5.2), and any of the previous,
- * current and next 30-second steps. Three codes a window can be had at once;
- * a fourth waits for the clock.
+ * The next step whose code has not been used yet, waiting for the clock when
+ * the next one is not valid yet: Coverly accepts each code once (RFC 6238
+ * §5.2), and any of the previous, current and next 30-second steps.
  */
-export async function freshTotpCode(secretOrUri: string): Promise<string> {
-  const secret = secretOf(secretOrUri);
+async function nextUnusedStep(secret: string): Promise<number> {
   for (;;) {
     const now = Date.now();
     const current = Math.floor(now / 1000 / 30);
     // The previous step's code only early in a window, so it is still valid when the request arrives.
     const earliest = now % 30_000 < 25_000 ? current - 1 : current;
     const step = Math.max(earliest, (lastStep.get(secret) ?? -Infinity) + 1);
-    if (step <= current + 1) {
-      lastStep.set(secret, step);
-      return hotp(base32Decode(secret), step, 6);
-    }
-    await new Promise((resolve) => setTimeout(resolve, (current + 1) * 30_000 - Date.now() + 50));
+    if (step <= current + 1) return step;
+    await new Promise((resolve) => setTimeout(resolve, (current + 1) * 30_000 - now + 50));
   }
 }
 
-/** The code `freshTotpCode` would give next, without using it up (for a request that may not reach the server's check). */
-export function peekTotpCode(secretOrUri: string): string {
+/**
+ * The next code an authenticator app would show that has not been used yet.
+ * Three codes a window can be had at once; a fourth waits for the clock.
+ */
+export async function freshTotpCode(secretOrUri: string): Promise<string> {
   const secret = secretOf(secretOrUri);
-  const current = Math.floor(Date.now() / 1000 / 30);
-  return hotp(base32Decode(secret), Math.max(current, (lastStep.get(secret) ?? -Infinity) + 1), 6);
+  const step = await nextUnusedStep(secret);
+  lastStep.set(secret, step);
+  return hotp(base32Decode(secret), step, 6);
+}
+
+/** The code `freshTotpCode` would give next, without using it up (for a request that may not reach the server's check). */
+export async function peekTotpCode(secretOrUri: string): Promise<string> {
+  const secret = secretOf(secretOrUri);
+  return hotp(base32Decode(secret), await nextUnusedStep(secret), 6);
 }

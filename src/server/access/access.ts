@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors';
-import { decideAccess, ROUTE_ACCESS, type Principal, type RouteAccess, type SignedInPrincipal } from '../../shared/domain/access';
+import { decideAccess, ROUTE_ACCESS, type AccessTarget, type Principal, type RouteAccess, type SignedInPrincipal } from '../../shared/domain/access';
 import type { Auth } from '../auth/auth';
 import type { Db } from '../db/client';
-import { broker, platformAdmin, teamMember, user } from '../db/schema';
+import { grantsOf } from '../accounts/accounts.queries';
 import { forwardSetCookies, toFetchHeaders } from '../platform/http/fetch-bridge';
 import { apiNotFoundProblem, PROBLEM_CONTENT_TYPE } from '../platform/http/problem';
 
@@ -36,24 +35,6 @@ export function signedInUser(request: FastifyRequest): SignedInPrincipal {
   return principal;
 }
 
-/**
- * Everything the access table needs to know about one account, in one query
- * (also what `requiresMfa` asks about, for the rule that keeps an authenticator on).
- */
-export async function grantsOf(db: Db, userId: string) {
-  const [row] = await db
-    .select({ admin: platformAdmin.userId, broker: broker.userId, teamId: teamMember.teamId, role: teamMember.role })
-    .from(user)
-    .leftJoin(platformAdmin, eq(platformAdmin.userId, user.id))
-    .leftJoin(broker, eq(broker.userId, user.id))
-    .leftJoin(teamMember, eq(teamMember.userId, user.id))
-    .where(eq(user.id, userId));
-  return {
-    platformAdmin: Boolean(row?.admin),
-    broker: Boolean(row?.broker),
-    team: row?.teamId && row.role ? { id: row.teamId, role: row.role } : null,
-  };
-}
 
 /**
  * Resolves the caller from the session cookie: the one place that says who
@@ -76,11 +57,34 @@ export async function resolvePrincipal(auth: Auth, db: Db, request: FastifyReque
   };
 }
 
-/** The team a route's `:teamId` names, if it has one. */
-const targetOf = (request: FastifyRequest) => {
-  const params = request.params as Record<string, string | undefined> | undefined;
-  return params?.teamId ? { teamId: params.teamId } : {};
-};
+/** What one URL parameter says about the route's target, for the access table. */
+export type AccessTargetResolver = (value: string, request: FastifyRequest) => AccessTarget | Promise<AccessTarget>;
+
+/**
+ * The URL parameters that name what a route acts on, each with the feature's
+ * resolver: teams register `:teamId`, loans will register `:loanId` (the
+ * caller's role on it). The access layer asks every parameter of the matched
+ * route that has one, so a feature brings its own targets without editing
+ * this module.
+ */
+export class AccessTargets {
+  private readonly resolvers = new Map<string, AccessTargetResolver>();
+
+  register(param: string, resolver: AccessTargetResolver) {
+    if (this.resolvers.has(param)) throw new Error(`An access target for :${param} is registered twice`);
+    this.resolvers.set(param, resolver);
+  }
+
+  async resolve(request: FastifyRequest): Promise<AccessTarget> {
+    const params = (request.params ?? {}) as Record<string, string | undefined>;
+    let target: AccessTarget = {};
+    for (const [param, value] of Object.entries(params)) {
+      const resolver = value === undefined ? undefined : this.resolvers.get(param);
+      if (resolver && value !== undefined) target = { ...target, ...(await resolver(value, request)) };
+    }
+    return target;
+  }
+}
 
 /**
  * The access layer. Every /api route must declare `config.access`; start-up
@@ -89,7 +93,7 @@ const targetOf = (request: FastifyRequest) => {
  * in or to enrol an authenticator (401), or answered exactly like an unknown
  * route (404).
  */
-export function registerAccessLayer(app: FastifyInstance, { auth, db }: { auth: Auth; db: Db }) {
+export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = new AccessTargets() }: { auth: Auth; db: Db; targets?: AccessTargets }) {
   app.decorate('routeAccessTable', []);
   app.decorateRequest('principal', null as never);
   app.decorateRequest('sessionExpiresAt', null);
@@ -113,7 +117,7 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db }: { auth: 
       return;
     }
     request.principal = await resolvePrincipal(auth, db, request, reply);
-    const decision = decideAccess(access, request.principal, targetOf(request));
+    const decision = decideAccess(access, request.principal, await targets.resolve(request));
     if (decision === 'unauthenticated') throw new AppError('unauthenticated', 'Sign in to continue');
     if (decision === 'mfa-required') throw new AppError('mfa_required', 'Set up two-step verification to continue');
     if (decision === 'hidden') {

@@ -1,9 +1,10 @@
 import { auditOrigin } from '../audit/audit';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { Feature } from '../app-context';
 import { JobParamsSchema, ListJobsQuerySchema, ListWaitlistQuerySchema, WaitlistEntryParamsSchema } from '../../shared/schemas/admin';
 import { signedInUser } from '../access/access';
 import { parseInput } from '../platform/http/problem';
-import { exportWaitlistCsv, inviteBroker, listFailedJobs, listWaitlist, retryJob, type AdminDeps } from './admin.service';
+import { exportWaitlistCsv, inviteBroker, listFailedJobs, listWaitlist, retryJob } from './admin.service';
 
 /**
  * Waitlist entries are personal data: no cache keeps them. Set per answer,
@@ -12,7 +13,7 @@ import { exportWaitlistCsv, inviteBroker, listFailedJobs, listWaitlist, retryJob
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
 /** The platform admins' console: the waitlist (list, CSV, invite as broker) and the failed background jobs. */
-export async function adminRoutes(app: FastifyInstance, deps: AdminDeps & { onJobsEnqueued: () => void }) {
+export const adminFeature: Feature = async (app, deps) => {
   app.get('/api/admin/waitlist', { config: { access: 'platform-admin' } }, async (request, reply) => {
     const query = parseInput(ListWaitlistQuerySchema, request.query);
     noStore(reply);
@@ -30,7 +31,6 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps & { onJo
     const { id } = parseInput(WaitlistEntryParamsSchema, request.params);
     const admin = signedInUser(request);
     const result = await inviteBroker(deps, { entryId: id, inviter: { id: admin.userId, email: admin.email }, origin: auditOrigin(request) });
-    deps.onJobsEnqueued();
     request.log.info({ waitlistEntry: id }, 'waitlist entry invited as broker');
     return result;
   });
@@ -44,8 +44,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps & { onJo
   app.post('/api/admin/jobs/:id/retry', { config: { access: 'platform-admin' } }, async (request) => {
     const { id } = parseInput(JobParamsSchema, request.params);
     const result = await retryJob(deps, id);
-    deps.onJobsEnqueued();
     request.log.info({ job: id }, 'dead job queued again by an admin');
     return result;
   });
-}
+};

@@ -14,7 +14,7 @@ import {
 } from '../../shared/schemas/admin';
 import type { Db } from '../db/client';
 import type { WaitlistEntry } from '../db/schema';
-import { createInvitationIn } from '../invitations/invitations.service';
+import { createInvitationIn } from '../accounts/invitations';
 import { retryDeadJobs } from '../platform/jobs/outbox';
 import { waitlistCsv, waitlistCsvFilename } from './admin.csv';
 import { listJobs, listWaitlistEntries, markWaitlistEntryInvited } from './admin.queries';

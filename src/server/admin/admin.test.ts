@@ -6,7 +6,7 @@ import type { AuditPage } from '../../shared/schemas/audit';
 import { buildApp } from '../app';
 import { createCredentialUser } from '../auth/auth';
 import { invitation, job, waitlistEntry } from '../db/schema';
-import { grantPlatformAdmin } from '../invitations/invitations.queries';
+import { grantPlatformAdmin } from '../accounts/accounts.queries';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';

@@ -1,13 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../app-context';
 import { AuditQuerySchema } from '../../shared/schemas/audit';
 import { TeamIdParamsSchema as TeamParams } from '../../shared/schemas/teams';
-import type { Db } from '../db/client';
 import { parseInput } from '../platform/http/problem';
 import { listAudit } from './audit';
 
-
 /** The audit log: a team's owners read their team's rows, platform admins every row. */
-export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export const auditFeature: Feature = async (app, { db }) => {
   app.get('/api/teams/:teamId/audit', { config: { access: 'team-owner' } }, async (request, reply) => {
     const { teamId } = parseInput(TeamParams, request.params);
     void reply.header('cache-control', 'no-store');
@@ -18,4 +16,4 @@ export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
     void reply.header('cache-control', 'no-store');
     return listAudit(db, { teamId: null }, parseInput(AuditQuerySchema, request.query));
   });
-}
+};

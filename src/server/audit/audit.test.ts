@@ -7,7 +7,7 @@ import { createCredentialUser } from '../auth/auth';
 import { auditEvent, job } from '../db/schema';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
-import { grantBroker } from '../teams/teams.queries';
+import { grantBroker } from '../accounts/accounts.queries';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { quickSignInPolicy, testAuth, testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { symmetricDecrypt } from 'better-auth/crypto';
 import { requiresMfa } from '../../shared/domain/access';
-import { grantsOf } from '../access/access';
+import { grantsOf } from '../accounts/accounts.queries';
 import type { Db } from '../db/client';
 import { checkPassword } from './password-policy';
 import { base32Decode, claimTotpStep, totpStepOf } from './totp';

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { forwardRoute, type AuthRouteDeps } from './auth-bridge';
+import type { Feature } from '../app-context';
+import { forwardRoute } from './auth-bridge';
 import { changePasswordRoute } from './routes/change-password';
 import { manageTwoFactorRoutes } from './routes/manage-two-factor';
 import { requestPasswordResetRoute } from './routes/request-password-reset';
@@ -15,8 +15,8 @@ import { verifyTwoFactorRoutes } from './routes/verify-two-factor';
  * only. The rules that must hold whatever the spelling run inside
  * better-auth (`auth-rules.ts`). Public sign-up is off in its configuration.
  */
-export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
+export const authFeature: Feature = async (app, context) => {
   for (const register of [signInRoute, verifyTwoFactorRoutes, manageTwoFactorRoutes, changePasswordRoute, requestPasswordResetRoute, resetPasswordRoute, forwardRoute]) {
-    await register(app, deps);
+    await register(app, context);
   }
-}
+};

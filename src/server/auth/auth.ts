@@ -19,8 +19,6 @@ export interface AuthOptions {
   secret: string;
   publicUrl: string;
   brandName: string;
-  /** Called after a mail was queued, so the worker sends it at once. */
-  onJobsEnqueued?: () => void;
   /** Where better-auth's own warnings go (the app's pino logger); silent without one. */
   logger?: Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 }
@@ -36,7 +34,7 @@ export const TOTP_PERIOD_SECONDS = 30;
  * invitation only, so its public sign-up is off; invitations create accounts
  * through `createCredentialUser` below.
  */
-export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued, logger }: AuthOptions) {
+export function createAuth({ db, secret, publicUrl, brandName, logger }: AuthOptions) {
   const https = publicUrl.startsWith('https://');
   const backgroundTasks = createBackgroundTasks(logger);
   const auth = betterAuth({
@@ -58,7 +56,6 @@ export function createAuth({ db, secret, publicUrl, brandName, onJobsEnqueued, l
         // A team's people get the team's brand on every e-mail.
         const brand = await mailBrandOfUser({ db, publicUrl }, user.id);
         await enqueueMail(db, passwordResetMail({ email: user.email, name: user.name, link: passwordResetLink(publicUrl, token) }, { brandName, brand }));
-        onJobsEnqueued?.();
       },
     },
     // Reset tokens (and every other verification value) are stored hashed only.

@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../app-context';
 import { AcceptInvitationSchema, LookupInvitationSchema, type AcceptInvitationResult } from '../../shared/schemas/invitations';
 import { forwardSetCookies } from '../platform/http/fetch-bridge';
 import { parseInput } from '../platform/http/problem';
 import { auditOrigin } from '../audit/audit';
-import { acceptInvitation, lookupInvitation, type InvitationDeps } from './invitations.service';
+import { acceptInvitation, lookupInvitation } from './invitations.service';
 
 // Tokens travel in request bodies, never in URLs, so they stay out of logs.
 const limited = { max: 20, timeWindow: 10 * 60_000 };
 
-export async function invitationRoutes(app: FastifyInstance, deps: InvitationDeps & { onJobsEnqueued: () => void }) {
+export const invitationsFeature: Feature = async (app, deps) => {
   app.post('/api/invitations/lookup', { bodyLimit: 4096, config: { access: 'public', rateLimit: limited } }, async (request) => {
     const { token } = parseInput(LookupInvitationSchema, request.body);
     return lookupInvitation(deps, token);
@@ -22,4 +22,4 @@ export async function invitationRoutes(app: FastifyInstance, deps: InvitationDep
     const result: AcceptInvitationResult = { redirectTo, twoFactorRequired };
     return reply.status(200).send(result);
   });
-}
+};

@@ -7,71 +7,15 @@ import { beginSignIn } from '../auth/throttle';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import type { Invitation, InvitationRole } from '../db/schema';
-import { enqueueMail } from '../platform/mail/mail-jobs';
-import { invitationMail, type InvitationMailInput } from './invitations.mail';
-import { claimInvitation, findInvitationByTokenHash, findUserByEmail, grantPlatformAdmin, insertInvitation } from './invitations.queries';
-import { hashInvitationToken, INVITATION_TTL_MS, newInvitationToken } from './invitations.tokens';
-import { recordAudit, type AuditEntry, type AuditPerson } from '../audit/audit';
-import { findTeam, findTeamOfUser, grantBroker, insertMember, lockUser } from '../teams/teams.queries';
+import { claimInvitation, findInvitationByTokenHash, findTeam, findTeamOfUser, findUserByEmail, grantBroker, grantPlatformAdmin, insertMember, lockUser } from '../accounts/accounts.queries';
+import { hashInvitationToken } from '../accounts/invitation-tokens';
+import { recordAudit, type AuditEntry } from '../audit/audit';
 
 export interface InvitationDeps {
   db: Db;
   auth: Auth;
   publicUrl: string;
   brandName: string;
-}
-
-/** The link a person opens; the token travels in the fragment, so it never reaches a server log. */
-export const invitationLink = (publicUrl: string, token: string) => `${publicUrl}/invite#${token}`;
-
-export interface NewInvitation {
-  email: string;
-  role: InvitationRole;
-  /** Who sends it; null from the command line. */
-  inviter: AuditPerson | null;
-  origin?: AuditEntry['origin'];
-  /** An assistant's invitation names the team they join, with what its e-mail shows. */
-  team?: { id: string } & NonNullable<InvitationMailInput['team']>;
-  now?: Date;
-}
-
-/** Stores the invitation (only the token's hash) and queues its e-mail in one transaction. */
-export async function createInvitation(deps: Omit<InvitationDeps, 'auth'>, input: NewInvitation): Promise<{ invitation: Invitation; link: string }> {
-  return deps.db.transaction((tx) => createInvitationIn(tx, deps, input));
-}
-
-/**
- * The same, inside the caller's transaction `tx`, for an action that must
- * commit together with its invitation (inviting a waitlist entry marks it).
- * It opens no transaction of its own: PGlite has one connection, so a second
- * top-level transaction would wait forever on the first.
- */
-export async function createInvitationIn(
-  tx: Db,
-  deps: Pick<InvitationDeps, 'publicUrl' | 'brandName'>,
-  input: NewInvitation,
-): Promise<{ invitation: Invitation; link: string }> {
-  const token = newInvitationToken();
-  const link = invitationLink(deps.publicUrl, token);
-  const expiresAt = new Date((input.now ?? new Date()).getTime() + INVITATION_TTL_MS);
-  const invitation = await insertInvitation(tx, {
-    email: input.email.trim(),
-    role: input.role,
-    teamId: input.team?.id ?? null,
-    tokenHash: hashInvitationToken(token),
-    invitedBy: input.inviter?.id ?? null,
-    expiresAt,
-  });
-  await recordAudit(tx, {
-    action: 'invitation.sent',
-    actor: input.inviter,
-    subject: { id: null, email: invitation.email },
-    teamId: invitation.teamId,
-    ...(input.origin ? { origin: input.origin } : {}),
-    data: { role: invitation.role, ...(input.inviter ? {} : { via: 'command line' }) },
-  });
-  await enqueueMail(tx, invitationMail({ email: invitation.email, role: invitation.role, link, expiresAt, ...(input.team ? { team: input.team } : {}) }, deps));
-  return { invitation, link };
 }
 
 /** The invitation a token opens, or the reason it cannot be used. */

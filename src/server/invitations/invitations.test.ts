@@ -7,7 +7,7 @@ import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testConfig } from '../../test/config';
 import { cookieFrom } from '../../test/http';
-import { createInvitation } from './invitations.service';
+import { createInvitation } from '../accounts/invitations';
 
 const STRONG = 'lantern orchard quietly 42';
 

@@ -1,16 +1,13 @@
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../app-context';
 import { mustEnrolMfa } from '../../shared/domain/access';
 import { UpdateProfileSchema, type Me } from '../../shared/schemas/me';
 import { signedInUser } from '../access/access';
-import type { Db } from '../db/client';
-import { user } from '../db/schema';
 import { parseInput } from '../platform/http/problem';
-import { findTeam } from '../teams/teams.queries';
-import { teamView } from '../teams/teams.service';
+import { findTeam, updateUserName } from '../accounts/accounts.queries';
+import { teamView } from '../teams/team-view';
 
 /** The signed-in person: who they are, what they may reach, and when their session ends. */
-export async function meRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export const meFeature: Feature = async (app, { db }) => {
   const me = async (request: Parameters<typeof signedInUser>[0]): Promise<Me> => {
     const principal = signedInUser(request);
     const team = principal.team ? await findTeam(db, principal.team.id) : undefined;
@@ -33,8 +30,8 @@ export async function meRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.patch('/api/me', { bodyLimit: 4096, config: { access: 'signed-in' } }, async (request) => {
     const { name } = parseInput(UpdateProfileSchema, request.body);
     const principal = signedInUser(request);
-    await db.update(user).set({ name }).where(eq(user.id, principal.userId));
+    await updateUserName(db, principal.userId, name);
     request.principal = { ...principal, name };
     return me(request);
   });
-}
+};

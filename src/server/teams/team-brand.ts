@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import type { MailBrand } from '../platform/mail/mail-jobs';
 import { logoPath } from './logo';
-import { findTeamOfUser, type TeamSummary } from './teams.queries';
+import { findTeamOfUser, type TeamSummary } from '../accounts/accounts.queries';
 
 /** How the team's e-mails are headed: its name, accent colour and logo. */
 export function teamMailBrand(team: TeamSummary, publicUrl: string): MailBrand {

@@ -1,17 +1,9 @@
 import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { TeamRole } from '../../shared/domain/access';
 import type { Db } from '../db/client';
-import { broker, invitation, team, teamMember, user, type Team } from '../db/schema';
+import { invitation, team, teamMember, user } from '../db/schema';
+import { teamColumns, type TeamSummary } from '../accounts/accounts.queries';
 
-/** The team without its logo bytes. */
-const teamColumns = {
-  id: team.id,
-  name: team.name,
-  accentColor: team.accentColor,
-  logoSha256: team.logoSha256,
-  createdAt: team.createdAt,
-};
-export type TeamSummary = Pick<Team, keyof typeof teamColumns>;
 
 export async function insertTeam(db: Db, values: { name: string; createdBy: string }): Promise<TeamSummary> {
   const [row] = await db.insert(team).values(values).returning(teamColumns);
@@ -19,29 +11,8 @@ export async function insertTeam(db: Db, values: { name: string; createdBy: stri
   return row;
 }
 
-export async function findTeam(db: Db, teamId: string): Promise<TeamSummary | undefined> {
-  const [row] = await db.select(teamColumns).from(team).where(eq(team.id, teamId));
-  return row;
-}
 
-/**
- * Locks a person's account row until the transaction ends, so two requests
- * that would each put them in a team (two tabs founding one, an accept racing
- * another) run one after the other and the second sees the first's team.
- */
-export async function lockUser(db: Db, userId: string) {
-  await db.select({ id: user.id }).from(user).where(eq(user.id, userId)).for('update');
-}
 
-/** The team a person belongs to, with their role, if any. */
-export async function findTeamOfUser(db: Db, userId: string): Promise<(TeamSummary & { role: TeamRole }) | undefined> {
-  const [row] = await db
-    .select({ ...teamColumns, role: teamMember.role })
-    .from(teamMember)
-    .innerJoin(team, eq(team.id, teamMember.teamId))
-    .where(eq(teamMember.userId, userId));
-  return row;
-}
 
 export async function updateTeam(db: Db, teamId: string, values: { name?: string; accentColor?: string }): Promise<TeamSummary> {
   const [row] = await db.update(team).set(values).where(eq(team.id, teamId)).returning(teamColumns);
@@ -64,9 +35,6 @@ export async function findTeamLogo(db: Db, teamId: string) {
   return row?.logo && row.logoType && row.logoSha256 ? { bytes: row.logo, type: row.logoType, sha256: row.logoSha256 } : null;
 }
 
-export async function insertMember(db: Db, values: { teamId: string; userId: string; role: TeamRole }) {
-  await db.insert(teamMember).values(values);
-}
 
 export async function listMembers(db: Db, teamId: string) {
   return db
@@ -137,11 +105,4 @@ export async function countOpenTeamInvitations(db: Db, teamId: string) {
   return row?.n ?? 0;
 }
 
-export async function isBroker(db: Db, userId: string) {
-  const [row] = await db.select({ userId: broker.userId }).from(broker).where(eq(broker.userId, userId));
-  return Boolean(row);
-}
 
-export async function grantBroker(db: Db, userId: string) {
-  await db.insert(broker).values({ userId }).onConflictDoNothing();
-}

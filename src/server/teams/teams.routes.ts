@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../app-context';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { ChangeRoleSchema, CreateTeamSchema, InviteAssistantSchema, LOGO_MAX_BYTES, TeamIdParamsSchema as TeamParams, UpdateTeamSchema } from '../../shared/schemas/teams';
@@ -22,7 +22,10 @@ const LOGO_UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application
  * that the caller belongs to the `:teamId` of the URL (else 404), in the role
  * the route declares, with an authenticator enrolled.
  */
-export async function teamRoutes(app: FastifyInstance, deps: teams.TeamDeps & { onJobsEnqueued: () => void }) {
+export const teamsFeature: Feature = async (app, deps) => {
+  // Team-scoped routes name their team in the URL; the access table compares it with the caller's.
+  deps.access.register('teamId', (teamId) => ({ teamId }));
+
   // Logos arrive as the raw image body (this plugin only): no multipart framing to parse.
   app.addContentTypeParser(LOGO_UPLOAD_TYPES, { parseAs: 'buffer', bodyLimit: LOGO_MAX_BYTES }, (_request, body, done) => done(null, body));
 
@@ -76,7 +79,6 @@ export async function teamRoutes(app: FastifyInstance, deps: teams.TeamDeps & { 
       const { teamId } = parseInput(TeamParams, request.params);
       const { email } = parseInput(InviteAssistantSchema, request.body);
       const invitation = await teams.inviteAssistant(deps, signedInUser(request), teamId, email, auditOrigin(request));
-      deps.onJobsEnqueued();
       return reply.status(201).send(invitation);
     },
   );
@@ -112,4 +114,4 @@ export async function teamRoutes(app: FastifyInstance, deps: teams.TeamDeps & { 
       .header('cross-origin-resource-policy', 'cross-origin')
       .send(logo.bytes);
   });
-}
+};

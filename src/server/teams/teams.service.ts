@@ -3,8 +3,10 @@ import { AppError, invalidField } from '../../shared/errors';
 import { LOGO_MAX_BYTES, type CreateTeam, type TeamMembers, type TeamView } from '../../shared/schemas/teams';
 import { recordAudit, type AuditEntry } from '../audit/audit';
 import type { Db } from '../db/client';
-import { createInvitationIn } from '../invitations/invitations.service';
-import { logoPath, logoVersion, sniffLogoType } from './logo';
+import { createInvitationIn } from '../accounts/invitations';
+import * as accounts from '../accounts/accounts.queries';
+import { logoVersion, sniffLogoType } from './logo';
+import { teamView } from './team-view';
 import { teamMailBrand } from './team-brand';
 import * as q from './teams.queries';
 
@@ -18,16 +20,9 @@ type Origin = AuditEntry['origin'];
 
 const actorOf = (principal: SignedInPrincipal) => ({ id: principal.userId, email: principal.email });
 
-export const teamView = (team: q.TeamSummary, role: TeamRole): TeamView => ({
-  id: team.id,
-  name: team.name,
-  accentColor: team.accentColor,
-  logoUrl: logoPath(team.id, team.logoSha256),
-  role,
-});
 
 const mustFindTeam = async (db: Db, teamId: string) => {
-  const found = await q.findTeam(db, teamId);
+  const found = await accounts.findTeam(db, teamId);
   // The access layer let the caller in, so the team exists; a race with its deletion reads as gone.
   if (!found) throw new AppError('not_found', 'This team does not exist');
   return found;
@@ -36,11 +31,11 @@ const mustFindTeam = async (db: Db, teamId: string) => {
 /** A broker founds their team and becomes its owner. One team per person. */
 export async function createTeam(deps: TeamDeps, principal: SignedInPrincipal, input: CreateTeam, origin: Origin): Promise<TeamView> {
   return deps.db.transaction(async (tx) => {
-    await q.lockUser(tx, principal.userId);
-    const current = await q.findTeamOfUser(tx, principal.userId);
+    await accounts.lockUser(tx, principal.userId);
+    const current = await accounts.findTeamOfUser(tx, principal.userId);
     if (current) throw new AppError('conflict', `You already belong to ${current.name}`);
     const created = await q.insertTeam(tx, { name: input.name, createdBy: principal.userId });
-    await q.insertMember(tx, { teamId: created.id, userId: principal.userId, role: 'owner' });
+    await accounts.insertMember(tx, { teamId: created.id, userId: principal.userId, role: 'owner' });
     await recordAudit(tx, { action: 'team.created', actor: actorOf(principal), teamId: created.id, origin, data: { name: created.name } });
     return teamView(created, 'owner');
   });

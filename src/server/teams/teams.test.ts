@@ -7,7 +7,7 @@ import { LOGO_MAX_BYTES, type TeamMembers, type TeamView } from '../../shared/sc
 import { buildApp } from '../app';
 import { createCredentialUser, type Auth } from '../auth/auth';
 import { auditEvent, invitation, job, team } from '../db/schema';
-import { claimInvitation } from '../invitations/invitations.queries';
+import { claimInvitation } from '../accounts/accounts.queries';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
@@ -16,7 +16,7 @@ import { gifBytes, jpegBytes, pngOfSize, svgBytes, tinyPng, webpBytes } from '..
 import { cookieFrom } from '../../test/http';
 import { createPeople, enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, signIn, type People } from '../../test/people';
 import { freshTotpCode } from '../../test/totp';
-import { grantBroker } from './teams.queries';
+import { grantBroker } from '../accounts/accounts.queries';
 
 const LAST_OWNER = 'A team needs at least one owner: make someone else an owner first';
 const NO_SUCH_USER = 'no-such-user';

@@ -27,8 +27,3 @@ export async function upsertWaitlistEntry(db: Db, input: Omit<JoinWaitlist, 'web
   if (!row) throw new Error('upsertWaitlistEntry returned no row');
   return { entry: row, created: row.submissions === 1 };
 }
-
-export async function countWaitlistEntries(db: Db): Promise<number> {
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(waitlistEntry);
-  return row?.count ?? 0;
-}

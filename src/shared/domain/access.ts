@@ -67,7 +67,13 @@ export function mustEnrolMfa(principal: SignedInPrincipal): boolean {
   return !principal.mfaEnrolled && requiresMfa(principal);
 }
 
-export function decideAccess(access: RouteAccess, principal: Principal, target: { teamId?: string } = {}): AccessDecision {
+/** What a route acts on, as far as the access table needs it; features' resolvers fill it from the URL. */
+export interface AccessTarget {
+  /** The team a team-scoped route names. */
+  teamId?: string;
+}
+
+export function decideAccess(access: RouteAccess, principal: Principal, target: AccessTarget = {}): AccessDecision {
   if (access === 'public') return 'allow';
   if (principal.kind !== 'user') return access === 'platform-admin' ? 'hidden' : 'unauthenticated';
   switch (access) {

@@ -16,7 +16,7 @@ const TeamName = text('Team name')
 
 const AccentColor = text('Accent colour')
   .trim()
-  .regex(/^#[0-9a-fA-F]{6}$/, { error: 'Use a colour like #1d4ed8' })
+  .regex(/^#[0-9a-fA-F]{6}$/, { error: `Use a colour like ${DEFAULT_ACCENT_COLOR}` })
   .transform((value) => value.toLowerCase());
 
 const Email = text('Email')

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { auditOrigin, recordAudit } from '../../audit/audit';
-import { findUserByEmail } from '../../invitations/invitations.queries';
+import { findUserByEmail } from '../../accounts/accounts.queries';
 import { authPath, authRouteOptions, forwardToAuth, jsonOf, sendAuthResponse, type AuthRouteDeps } from '../auth-bridge';
 import { beginSignIn } from '../throttle';
 import { bodyText } from './body';

@@ -1,3 +1,4 @@
+import { DEFAULT_ACCENT_COLOR } from '../../../shared/schemas/teams';
 import { sql } from 'drizzle-orm';
 import { check, customType, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { TEAM_ROLES } from '../../../shared/domain/access';
@@ -18,7 +19,7 @@ export const team = pgTable(
   {
     id: uuid().primaryKey().defaultRandom(),
     name: text().notNull(),
-    accentColor: text().notNull().default('#1d4ed8'),
+    accentColor: text().notNull().default(DEFAULT_ACCENT_COLOR),
     logo: bytea(),
     logoType: text(),
     logoSha256: text(),

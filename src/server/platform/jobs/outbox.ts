@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { job, type JobStatus } from '../../db/schema';
+import { noteJobEnqueued } from './job-wake';
 
 export interface EnqueueOptions {
   /** Earliest time to run; now when omitted. */
@@ -11,6 +12,7 @@ export interface EnqueueOptions {
 /**
  * Records a side effect to carry out after the caller's transaction commits.
  * Pass the transaction (`tx`) so the job exists only if the action does.
+ * Inside a request the worker is woken when the request is done (job-wake.ts).
  */
 export async function enqueueJob(db: Db, queue: string, payload: unknown, options: EnqueueOptions = {}): Promise<number> {
   const [row] = await db
@@ -18,6 +20,7 @@ export async function enqueueJob(db: Db, queue: string, payload: unknown, option
     .values({ queue, payload, ...(options.runAt ? { runAt: options.runAt } : {}), ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}) })
     .returning({ id: job.id });
   if (!row) throw new Error('enqueueJob: insert returned no row');
+  noteJobEnqueued();
   return row.id;
 }
 
@@ -83,6 +86,7 @@ export async function retryDeadJobs(db: Db, ids?: number[]): Promise<number> {
     .set({ status: 'pending', attempts: 0, runAt: sql`now()`, finishedAt: null, updatedAt: sql`now()` })
     .where(ids ? and(eq(job.status, 'dead'), inArray(job.id, ids)) : eq(job.status, 'dead'))
     .returning({ id: job.id });
+  if (rows.length > 0) noteJobEnqueued();
   return rows.length;
 }
 

@@ -1,0 +1,112 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { TeamRole } from '../../shared/domain/access';
+import type { Db } from '../db/client';
+import { broker, invitation, platformAdmin, team, teamMember, user, type Invitation, type InvitationRole, type Team } from '../db/schema';
+
+/*
+ * People, the teams they belong to, and what they were granted: the
+ * directory every feature may read (the access layer, sign-in, invitations,
+ * teams, me). Features keep their own queries; what is about who someone is
+ * and what they may do lives here.
+ */
+
+/** The team without its logo bytes. */
+export const teamColumns = {
+  id: team.id,
+  name: team.name,
+  accentColor: team.accentColor,
+  logoSha256: team.logoSha256,
+  createdAt: team.createdAt,
+};
+export type TeamSummary = Pick<Team, keyof typeof teamColumns>;
+
+export async function findTeam(db: Db, teamId: string): Promise<TeamSummary | undefined> {
+  const [row] = await db.select(teamColumns).from(team).where(eq(team.id, teamId));
+  return row;
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db.select().from(user).where(eq(sql`lower(${user.email})`, email.toLowerCase()));
+  return row;
+}
+
+/**
+ * Locks a person's account row until the transaction ends, so two requests
+ * that would each put them in a team (two tabs founding one, an accept racing
+ * another) run one after the other and the second sees the first's team.
+ */
+export async function lockUser(db: Db, userId: string) {
+  await db.select({ id: user.id }).from(user).where(eq(user.id, userId)).for('update');
+}
+
+/** The team a person belongs to, with their role, if any. */
+export async function findTeamOfUser(db: Db, userId: string): Promise<(TeamSummary & { role: TeamRole }) | undefined> {
+  const [row] = await db
+    .select({ ...teamColumns, role: teamMember.role })
+    .from(teamMember)
+    .innerJoin(team, eq(team.id, teamMember.teamId))
+    .where(eq(teamMember.userId, userId));
+  return row;
+}
+
+/**
+ * Everything the access table needs to know about one account, in one query
+ * (also what `requiresMfa` asks about, for the rule that keeps an authenticator on).
+ */
+export async function grantsOf(db: Db, userId: string) {
+  const [row] = await db
+    .select({ admin: platformAdmin.userId, broker: broker.userId, teamId: teamMember.teamId, role: teamMember.role })
+    .from(user)
+    .leftJoin(platformAdmin, eq(platformAdmin.userId, user.id))
+    .leftJoin(broker, eq(broker.userId, user.id))
+    .leftJoin(teamMember, eq(teamMember.userId, user.id))
+    .where(eq(user.id, userId));
+  return {
+    platformAdmin: Boolean(row?.admin),
+    broker: Boolean(row?.broker),
+    team: row?.teamId && row.role ? { id: row.teamId, role: row.role } : null,
+  };
+}
+
+export async function grantPlatformAdmin(db: Db, userId: string) {
+  await db.insert(platformAdmin).values({ userId }).onConflictDoNothing();
+}
+
+export async function grantBroker(db: Db, userId: string) {
+  await db.insert(broker).values({ userId }).onConflictDoNothing();
+}
+
+export async function insertMember(db: Db, values: { teamId: string; userId: string; role: TeamRole }) {
+  await db.insert(teamMember).values(values);
+}
+
+/** A person's display name (PATCH /api/me). */
+export async function updateUserName(db: Db, userId: string, name: string) {
+  await db.update(user).set({ name }).where(eq(user.id, userId));
+}
+
+export async function insertInvitation(
+  db: Db,
+  values: { email: string; role: InvitationRole; teamId: string | null; tokenHash: string; invitedBy: string | null; expiresAt: Date },
+): Promise<Invitation> {
+  const [row] = await db.insert(invitation).values(values).returning();
+  if (!row) throw new Error('insertInvitation returned no row');
+  return row;
+}
+
+export async function findInvitationByTokenHash(db: Db, tokenHash: string): Promise<Invitation | undefined> {
+  const [row] = await db.select().from(invitation).where(eq(invitation.tokenHash, tokenHash));
+  return row;
+}
+
+/** Marks the invitation used, once: null when it was used, withdrawn or has expired meanwhile. */
+export async function claimInvitation(db: Db, id: string, userId: string): Promise<Invitation | null> {
+  const [row] = await db
+    .update(invitation)
+    .set({ acceptedAt: sql`now()`, acceptedBy: userId })
+    .where(and(eq(invitation.id, id), isNull(invitation.acceptedAt), isNull(invitation.revokedAt), gt(invitation.expiresAt, sql`now()`)))
+    .returning();
+  return row ?? null;
+}
+
+

@@ -1,0 +1,15 @@
+import type { Feature } from './app-context';
+import { adminFeature } from './admin/admin.routes';
+import { auditFeature } from './audit/audit.routes';
+import { authFeature } from './auth/auth.routes';
+import { healthFeature } from './health/health.routes';
+import { invitationsFeature } from './invitations/invitations.routes';
+import { meFeature } from './me/me.routes';
+import { teamsFeature } from './teams/teams.routes';
+import { waitlistFeature } from './waitlist/waitlist.routes';
+
+/**
+ * Every feature of the server, registered in this order by `buildApp`.
+ * A new feature is its own folder (`src/server/<feature>/`) and one line here.
+ */
+export const features: Feature[] = [healthFeature, authFeature, meFeature, teamsFeature, auditFeature, invitationsFeature, adminFeature, waitlistFeature];
