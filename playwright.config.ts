@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,19 +8,18 @@ import { defineConfig } from '@playwright/test';
 // so tests can read the mail drop of the server they talk to.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'coverly-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
+// The run's secret for the servers' test-support routes (src/server/test-support), which the login
+// fixture (e2e/fixtures.ts) calls; the workers get it through the environment too.
+process.env.E2E_TEST_SUPPORT_SECRET ??= randomBytes(32).toString('base64url');
+const testSupportSecret = process.env.E2E_TEST_SUPPORT_SECRET;
 
 export const E2E_PORT = 3100;
 /** A second, white-labelled server with a tight waitlist rate limit. */
 export const E2E_LIMITED_PORT = 3101;
 /** A third server whose first admin was invited from the CLI before it started. */
 export const E2E_ACCOUNTS_PORT = 3102;
+/** That first admin, as the README's quick start invites one. Every other test makes its people with the login fixture. */
 export const E2E_ADMIN_EMAIL = 'admin@coverly.test';
-/** A second admin, whose password the reset test changes. */
-export const E2E_RESET_EMAIL = 'reset@coverly.test';
-/** A third admin, who runs the waitlist console test. */
-export const E2E_CONSOLE_EMAIL = 'console@coverly.test';
-/** A fourth admin, who invites the broker of the team journey. */
-export const E2E_JOURNEY_EMAIL = 'journey@coverly.test';
 
 const server = (port: number, name: string, env: Record<string, string>, command = 'node dist/server/main.js') => ({
   command,
@@ -35,6 +35,11 @@ const server = (port: number, name: string, env: Record<string, string>, command
     DATA_DIR: path.join(dataDir, name),
     LOG_LEVEL: 'warn',
     NOTIFY_EMAIL: 'team@coverly.test',
+    // Unset counts as production, where a server with the test-support secret refuses to start. Nothing else
+    // of ours reads NODE_ENV; better-auth's few development differences (a session's address 127.0.0.1 when no
+    // header names one, a wordier /api/auth/error page) touch no test.
+    NODE_ENV: 'development',
+    E2E_TEST_SUPPORT_SECRET: testSupportSecret,
     ...env,
   },
 });
@@ -74,11 +79,6 @@ export default defineConfig({
       CONTACT_EMAIL: 'hello@keystone.test',
     }),
     // As the README says: invite the first admin from the command line, then start.
-    server(
-      E2E_ACCOUNTS_PORT,
-      'accounts',
-      {},
-      [E2E_ADMIN_EMAIL, E2E_RESET_EMAIL, E2E_CONSOLE_EMAIL, E2E_JOURNEY_EMAIL].map((email) => `node dist/server/cli.js invite-admin ${email}`).join(' && ') + ' && node dist/server/main.js',
-    ),
+    server(E2E_ACCOUNTS_PORT, 'accounts', {}, `node dist/server/cli.js invite-admin ${E2E_ADMIN_EMAIL} && node dist/server/main.js`),
   ],
 });

@@ -1,29 +1,18 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { E2E_ACCOUNTS_PORT, E2E_CONSOLE_EMAIL } from '../playwright.config';
+import { E2E_ACCOUNTS_PORT } from '../playwright.config';
 import { enrolAuthenticator, expect, expectNoAxeViolations, mailedLink, readMailDrop, test, uniqueEmail } from './fixtures';
 
 const base = `http://127.0.0.1:${E2E_ACCOUNTS_PORT}`;
-/** The first admin's password, as accounts.spec.ts sets it. */
-const PASSWORD = 'copper kettle morning tide';
 
 const invitationLinkFor = (to: string) => mailedLink('accounts', to, 'invite');
 
-/** This spec's own admin, invited from the command line when the server started, accepts through the API. */
-async function acceptConsoleAdminInvitation(request: APIRequestContext) {
-  const token = (await invitationLinkFor(E2E_CONSOLE_EMAIL)).split('#')[1];
-  const accepted = await request.post(`${base}/api/invitations/accept`, { data: { token, name: 'Connie Console', password: PASSWORD } });
-  expect(accepted.status()).toBe(200);
-}
-
 /**
- * The admin's first sign-in: with no authenticator yet, the app sends them to
- * set one up, and the admin console (pages and API) stays closed until then.
+ * The admin's first session, opened by the login fixture: with no
+ * authenticator yet, the app sends them to set one up, and the admin console
+ * (pages and API) stays closed until then.
  */
-async function signInAsAdminAndEnrol(page: Page) {
-  await page.goto(`${base}/signin`);
-  await page.getByLabel('Email').fill(E2E_CONSOLE_EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+async function openAppAndEnrol(page: Page, password: string) {
+  await page.goto(`${base}/app`);
   await expect(page).toHaveURL(`${base}/app/security/setup`);
   await expect(page.getByText('The admin console holds the waitlist')).toBeVisible();
   await page.goto(`${base}/app/admin/waitlist`);
@@ -31,7 +20,7 @@ async function signInAsAdminAndEnrol(page: Page) {
   const closed = await page.request.get(`${base}/api/admin/waitlist`);
   expect(closed.status()).toBe(401);
   expect(await closed.json()).toMatchObject({ code: 'mfa_required' });
-  await enrolAuthenticator(page, PASSWORD);
+  await enrolAuthenticator(page, password);
   await expect(page).toHaveURL(`${base}/app`);
 }
 
@@ -44,7 +33,7 @@ test.describe('admin console', () => {
   test.describe.configure({ mode: 'serial' });
   test.skip(({ isMobile }) => isMobile, 'one project is enough: the flow sends real invitations');
 
-  test('an admin enrols an authenticator, searches the waitlist, invites a broker, and exports the current view', async ({ page, request, consoleGuard }) => {
+  test('an admin enrols an authenticator, searches the waitlist, invites a broker, and exports the current view', async ({ page, request, loginAs, consoleGuard }) => {
     // Enrolling an authenticator comes first.
     test.setTimeout(60_000);
     // The wrong code the enrolment tries first (401).
@@ -53,9 +42,9 @@ test.describe('admin console', () => {
     const lee = uniqueEmail('lee');
     await joinWaitlist(request, { fullName: 'Kim Harbor', email: kim, company: 'Harbor Lending', phone: '+1 555 010 0177' });
     await joinWaitlist(request, { fullName: 'Lee Lender', email: lee, company: 'Lee Capital' });
-    await acceptConsoleAdminInvitation(request);
+    const admin = await loginAs({ role: 'admin', mfa: false, name: 'Connie Console', server: 'accounts' });
 
-    await signInAsAdminAndEnrol(page);
+    await openAppAndEnrol(page, admin.password);
     // Two-step verification stays on for an admin: the security page offers no way to turn it off.
     await page.goto(`${base}/app/security`);
     await expect(page.getByText('Two-step verification stays on for platform admins')).toBeVisible();
@@ -115,7 +104,7 @@ test.describe('admin console', () => {
     await expect(page).toHaveURL(`${base}/app/admin/audit`);
     await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
     const sent = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Sent an invitation', exact: true }) }).filter({ hasText: kim });
-    await expect(sent).toContainText(E2E_CONSOLE_EMAIL);
+    await expect(sent).toContainText(admin.email);
     await page.getByLabel('Action').selectOption({ label: 'Signed in' });
     await expect(page.getByRole('rowheader', { name: 'Sent an invitation', exact: true })).toHaveCount(0);
     await expect(page.getByRole('rowheader', { name: 'Signed in', exact: true }).first()).toBeVisible();

@@ -1,16 +1,44 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Cookie, type Page } from '@playwright/test';
+import { E2E_ACCOUNTS_PORT, E2E_LIMITED_PORT, E2E_PORT } from '../playwright.config';
+import { TEST_SUPPORT_SECRET_ENV, TEST_SUPPORT_SECRET_HEADER, type CreateTestPerson, type TestPerson } from '../src/server/test-support/test-support.schema';
 import { totpCode } from '../src/test/totp';
+
+export type { TestPerson };
+
+/** The e2e servers, by the name of their data folder (playwright.config.ts). */
+export type ServerName = 'main' | 'limited' | 'accounts';
+export const serverUrl = (server: ServerName) => `http://127.0.0.1:${{ main: E2E_PORT, limited: E2E_LIMITED_PORT, accounts: E2E_ACCOUNTS_PORT }[server]}`;
+
+/** Who to make: a role (`admin`, `owner`, `assistant`), with an authenticator unless `mfa: false`, on `server` (default `main`). */
+export type PersonOptions = CreateTestPerson & { server?: ServerName };
 
 interface ConsoleGuard {
   /** Allows console errors matching `pattern` in this test, and returns what matched. */
   allow(pattern: RegExp): string[];
 }
 
+interface Fixtures {
+  consoleGuard: ConsoleGuard;
+  /**
+   * Makes a person with the grants of a role on the server (its test-support
+   * routes, src/server/test-support), signed in there but not in this test's
+   * browser: for a test that starts signed out (a password reset).
+   */
+  createPerson: (options: PersonOptions) => Promise<TestPerson>;
+  /**
+   * Makes a person as `createPerson` does and puts their session in this
+   * page's browser context: the test starts signed in, without the sign-in
+   * form (accounts.spec.ts covers that). An enrolled person's session has
+   * passed the second step.
+   */
+  loginAs: (options: PersonOptions) => Promise<TestPerson>;
+}
+
 /** Every page fails its test on an unexpected console error or uncaught exception (CSP violations included). */
-export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+export const test = base.extend<Fixtures>({
   consoleGuard: [
     async ({ page }, use) => {
       const allowed: { pattern: RegExp; seen: string[] }[] = [];
@@ -41,8 +69,55 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
     },
     { auto: true },
   ],
+  createPerson: async ({ request }, use) => {
+    await use(async ({ server = 'main', ...person }) => {
+      // playwright.config.ts gives each server and every worker the run's secret.
+      const secret = process.env[TEST_SUPPORT_SECRET_ENV] ?? '';
+      const response = await request.post(`${serverUrl(server)}/api/test-support/people`, { headers: { [TEST_SUPPORT_SECRET_HEADER]: secret }, data: person });
+      expect(response.status(), await response.text()).toBe(201);
+      const created = (await response.json()) as TestPerson;
+      // The server spent one code of the new authenticator on the sign-in: the test's codes come after it.
+      if (created.totp) usedSteps.set(created.totp.secret, created.totp.usedStep);
+      return created;
+    });
+  },
+  loginAs: async ({ page, createPerson }, use) => {
+    await use(async (options) => {
+      const person = await createPerson(options);
+      await page.context().addCookies(person.cookies.flatMap((setCookie) => browserCookie(setCookie) ?? []));
+      return person;
+    });
+  },
 });
 export { expect };
+
+/** A Set-Cookie value of an e2e server (all on 127.0.0.1) as Playwright adds it to a browser context; null for one that deletes a cookie. */
+function browserCookie(setCookie: string): Cookie | null {
+  const [pair = '', ...attributes] = setCookie.split(';').map((part) => part.trim());
+  const eq = pair.indexOf('=');
+  const cookie: Cookie = { name: pair.slice(0, eq), value: pair.slice(eq + 1), domain: '127.0.0.1', path: '/', expires: -1, httpOnly: false, secure: false, sameSite: 'Lax' };
+  for (const attribute of attributes) {
+    const [key = '', value = ''] = attribute.split('=');
+    switch (key.toLowerCase()) {
+      case 'path':
+        cookie.path = value;
+        break;
+      case 'max-age':
+        cookie.expires = Math.floor(Date.now() / 1000) + Number(value);
+        break;
+      case 'httponly':
+        cookie.httpOnly = true;
+        break;
+      case 'secure':
+        cookie.secure = true;
+        break;
+      case 'samesite':
+        cookie.sameSite = ({ strict: 'Strict', lax: 'Lax', none: 'None' } as const)[value.toLowerCase() as 'strict' | 'lax' | 'none'] ?? 'Lax';
+        break;
+    }
+  }
+  return cookie.value === '' || (cookie.expires !== -1 && cookie.expires <= Date.now() / 1000) ? null : cookie;
+}
 
 /** Runs axe (WCAG 2.2 A/AA and best practices) and expects no violations. */
 export async function expectNoAxeViolations(page: Page) {

@@ -6,7 +6,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { missingChromium } from './lib/chromium.mjs';
 import { ensureBuilt, ensureInstalled, root } from './lib/ensure.mjs';
+
+// Before installing or building anything: without Chromium every browser test would fail, one by one.
+const chromiumProblem = missingChromium();
+if (chromiumProblem) {
+  console.error(chromiumProblem);
+  console.log('\ntotal: 0 passed, 1 failed, 0 skipped');
+  process.exit(1);
+}
 
 ensureInstalled();
 ensureBuilt();

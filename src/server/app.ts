@@ -103,7 +103,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Jobs a request enqueues wake the worker when it is done: no route has to remember to.
   registerJobWake(app, onJobsEnqueued);
   for (const feature of features) await app.register(async (scope) => feature(scope, context));
-  await app.register(async (scope) => (await import('./test-support/test-support.routes')).testSupportFeature(scope, context)); // test support (e2e only)
 
   const site = await registerStaticSite(app, { distDir: deps.distDir ?? defaultDistDir(), publicConfig: config.publicConfig });
   app.setNotFoundHandler((request, reply) => {

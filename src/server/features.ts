@@ -6,10 +6,22 @@ import { healthFeature } from './health/health.routes';
 import { invitationsFeature } from './invitations/invitations.routes';
 import { meFeature } from './me/me.routes';
 import { teamsFeature } from './teams/teams.routes';
+import { testSupportFeature } from './test-support/test-support.routes';
 import { waitlistFeature } from './waitlist/waitlist.routes';
 
 /**
  * Every feature of the server, registered in this order by `buildApp`.
  * A new feature is its own folder (`src/server/<feature>/`) and one line here.
  */
-export const features: Feature[] = [healthFeature, authFeature, meFeature, teamsFeature, auditFeature, invitationsFeature, adminFeature, waitlistFeature];
+export const features: Feature[] = [
+  healthFeature,
+  authFeature,
+  meFeature,
+  teamsFeature,
+  auditFeature,
+  invitationsFeature,
+  adminFeature,
+  waitlistFeature,
+  // Registers nothing unless the browser tests start the server with their secret (test-support/README.md).
+  testSupportFeature,
+];
