@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 
 /** The three roots import one way only: server → shared, web → shared. */
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const webRoot = { group: ['**/server/**', 'node:*'], message: 'web/ may import shared/ only, never server/ or Node built-ins.' };
 const serverRoot = { group: ['**/web/**', 'react', 'react-dom', 'react-router'], message: 'server/ may import shared/, never web/.' };
 /** The folders of src/server: each feature's, and the homes they share (accounts, platform, db…). */
 const serverFolders = readdirSync('src/server', { withFileTypes: true })
@@ -28,8 +29,17 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...restrict([{ group: ['**/server/**', 'node:*'], message: 'web/ may import shared/ only, never server/ or Node built-ins.' }]),
+      ...restrict([webRoot]),
     },
+  },
+  {
+    // The public pages' JavaScript budget (bench/run.mjs): server state and form libraries load with the
+    // signed-in app's chunks only (decision 009).
+    files: ['src/web/features/{marketing,auth,waitlist,invitations,errors}/**/*.{ts,tsx}', 'src/web/app/routes.tsx', 'src/web/app/root-layout.tsx', 'src/web/entry-*.tsx'],
+    rules: restrict([
+      webRoot,
+      { group: ['@tanstack/*', 'react-hook-form', '@hookform/*', '**/lib/use-app-form'], message: 'Public pages stay small: TanStack Query and react-hook-form belong to the signed-in app (decision 009).' },
+    ]),
   },
   {
     files: ['src/shared/**/*.ts'],

@@ -16,7 +16,7 @@ function describe(error: unknown): string {
 }
 
 /** The fallback for a page that crashed (seed §8: 'Unexpected Application Error!' with the error text). */
-export function UnexpectedErrorPage({ error }: { error: unknown }) {
+function UnexpectedErrorPage({ error }: { error: unknown }) {
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col justify-center px-6 py-16">
       <h1 className="text-2xl font-bold text-slate-900">Unexpected Application Error!</h1>

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { matchPath, Route, Routes } from 'react-router';
+import { paths } from '../lib/paths';
 import { lazyPage } from './lazy-page';
 import { RootLayout } from './root-layout';
 import { RouteErrorBoundary } from './route-error-boundary';
@@ -8,13 +9,14 @@ import { RouteErrorBoundary } from './route-error-boundary';
 // page. Declarative routes rather than a data router: the public pages have no
 // loaders, and this keeps about 17 KB of gzipped JavaScript off every page.
 const pages = [
-  { path: '/', Page: lazyPage(() => import('../features/marketing/landing-page')) },
-  { path: '/signin', Page: lazyPage(() => import('../features/auth/signin-page')) },
-  { path: '/join-waitlist', Page: lazyPage(() => import('../features/waitlist/join-waitlist-page')) },
-  { path: '/forgot-password', Page: lazyPage(() => import('../features/auth/forgot-password-page')) },
-  { path: '/reset-password', Page: lazyPage(() => import('../features/auth/reset-password-page')) },
-  { path: '/invite', Page: lazyPage(() => import('../features/invitations/accept-invitation-page')) },
-  { path: '/app/*', Page: lazyPage(() => import('../features/app-shell/app-shell-page')) },
+  { path: paths.home, Page: lazyPage(() => import('../features/marketing/landing-page')) },
+  { path: paths.signIn, Page: lazyPage(() => import('../features/auth/signin-page')) },
+  { path: paths.joinWaitlist, Page: lazyPage(() => import('../features/waitlist/join-waitlist-page')) },
+  { path: paths.forgotPassword, Page: lazyPage(() => import('../features/auth/forgot-password-page')) },
+  { path: paths.resetPassword, Page: lazyPage(() => import('../features/auth/reset-password-page')) },
+  { path: paths.invite, Page: lazyPage(() => import('../features/invitations/accept-invitation-page')) },
+  // The signed-in app: its shell maps its own routes (app-routes.ts) and holds its server state.
+  { path: `${paths.app}/*`, Page: lazyPage(() => import('../features/app-shell/app-shell-page')) },
 ];
 const NotFoundPage = lazyPage(() => import('../features/errors/not-found-page'));
 

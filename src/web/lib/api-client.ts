@@ -30,12 +30,11 @@ export function apiFetch<T>(path: string, init: { method?: string; body?: unknow
  * A file's bytes as the whole request body, typed by the file (a team logo):
  * no multipart framing for the server to parse. Answers and errors as apiFetch.
  */
-export function apiUpload<T>(path: string, file: Blob, init: { method?: string; signal?: AbortSignal } = {}): Promise<T> {
+export function apiUpload<T>(path: string, file: Blob): Promise<T> {
   return send<T>(path, {
-    method: init.method ?? 'PUT',
+    method: 'PUT',
     headers: { 'content-type': file.type || 'application/octet-stream', accept: 'application/json' },
     body: file,
-    signal: init.signal,
   });
 }
 

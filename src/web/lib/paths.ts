@@ -1,4 +1,10 @@
-/** Every route of the web app, in one place: links are built from here, never by hand. */
+/**
+ * Every route of the web app, in one place: routes and links are built from
+ * here, never by hand. A route with parameters keeps its pattern for the
+ * router beside a builder for its links — `loan: '/app/loans/:loanId'` and
+ * `loanHref: (loanId: string) => ...` — as `section` builds the landing
+ * page's anchors.
+ */
 export const paths = {
   home: '/',
   signIn: '/signin',

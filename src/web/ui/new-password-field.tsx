@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/schemas/password';
 import { TextField } from './field';
 
@@ -5,18 +6,8 @@ import { TextField } from './field';
  * A field for choosing a password: the policy's length limits (the server
  * checks the rest), and the hint that lets a password manager offer one.
  */
-export function NewPasswordField({ label, name, hint, error }: { label: string; name: string; hint: string; error?: string | undefined }) {
+export function NewPasswordField(props: ComponentProps<typeof TextField> & { hint: string }) {
   return (
-    <TextField
-      label={label}
-      name={name}
-      type="password"
-      autoComplete="new-password"
-      required
-      minLength={PASSWORD_MIN_LENGTH}
-      maxLength={PASSWORD_MAX_LENGTH}
-      hint={hint}
-      error={error}
-    />
+    <TextField type="password" autoComplete="new-password" required minLength={PASSWORD_MIN_LENGTH} maxLength={PASSWORD_MAX_LENGTH} {...props} />
   );
 }

@@ -81,9 +81,9 @@ export const GENERIC_ERROR = 'Something went wrong. Please try again.';
 export function useErrorNotice() {
   const push = useToast();
   return useCallback(
-    (what: string, error: unknown, description = GENERIC_ERROR) => {
+    (what: string, error: unknown) => {
       console.error(`${what}:`, error);
-      push({ title: 'Error', description, variant: 'destructive' });
+      push({ title: 'Error', description: GENERIC_ERROR, variant: 'destructive' });
     },
     [push],
   );

@@ -1,23 +1,24 @@
 import type { CSSProperties } from 'react';
-import { Link, matchPath, NavLink, useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { Me } from '../../../shared/schemas/me';
-import { paths } from '../../lib/paths';
+import { appRoutes } from '../../app/app-routes';
 import { usePublicConfig } from '../../lib/public-config';
 import { LogoMark } from '../../ui/logo';
+import { headerLinks } from './navigation';
 import { UserMenu } from './user-menu';
 
-const navLinkClasses = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-2 py-2 text-sm font-semibold sm:px-3 ${isActive ? 'bg-navy-50 text-navy-900' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'}`;
+const navLinkClasses = (active: boolean) =>
+  `rounded-md px-2 py-2 text-sm font-semibold sm:px-3 ${active ? 'bg-navy-50 text-navy-900' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'}`;
 
 /**
  * The app's header: whose app it is (the team's logo and name, or the
- * platform's), the navigation, and the person's menu. The team's accent
- * colour is only ever a decorative stripe: any colour may be chosen, so it
- * never colours text. On a phone the navigation takes a row of its own.
+ * platform's), the links of the features this person may open (app-routes),
+ * and the person's menu. The team's accent colour is only ever a decorative
+ * stripe: any colour may be chosen, so it never colours text. On a phone the
+ * navigation takes a row of its own.
  */
 export function AppHeader({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   const { pathname } = useLocation();
-  const inAdmin = matchPath(`${paths.admin}/*`, pathname) !== null;
   const { team } = me;
   return (
     <header className="border-b border-slate-200 bg-white" style={team ? ({ '--team-accent': team.accentColor } as CSSProperties) : undefined}>
@@ -25,20 +26,11 @@ export function AppHeader({ me, onSignOut }: { me: Me; onSignOut: () => void }) 
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 px-4 sm:h-16 sm:flex-nowrap sm:gap-x-6 sm:px-6">
         <div className="flex h-14 min-w-0 items-center gap-2 sm:h-auto">{team ? <TeamBrand team={team} /> : <PlatformBrand />}</div>
         <nav aria-label="App" className="order-last -mx-2 flex w-[calc(100%+1rem)] flex-wrap items-center gap-1 pb-2 sm:order-none sm:mx-0 sm:w-auto sm:pb-0">
-          <NavLink to={paths.app} end className={navLinkClasses}>
-            Pipeline
-          </NavLink>
-          {team ? (
-            <NavLink to={paths.team} className={navLinkClasses}>
-              Team
-            </NavLink>
-          ) : null}
-          {me.platformAdmin ? (
-            // Active on every admin page, while the link itself opens the first of them.
-            <Link to={paths.adminWaitlist} aria-current={inAdmin ? 'page' : undefined} className={navLinkClasses({ isActive: inAdmin })}>
-              Admin
+          {headerLinks(appRoutes, me, pathname).map(({ label, to, active }) => (
+            <Link key={to} to={to} aria-current={active ? 'page' : undefined} className={navLinkClasses(active)}>
+              {label}
             </Link>
-          ) : null}
+          ))}
         </nav>
         <div className="ml-auto">
           <UserMenu me={me} onSignOut={onSignOut} />

@@ -1,132 +1,115 @@
 import './app.css';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { hashKey, QueryClientProvider, useQueryClient, type Query } from '@tanstack/react-query';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { matchPath, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { SESSION_CHECK_INTERVAL_MS, sessionNeedsRefresh } from '../../../shared/constants';
 import type { Me } from '../../../shared/schemas/me';
+import { appRoutes } from '../../app/app-routes';
 import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice, useToast } from '../../ui/toast';
 import { signOut } from '../auth/api/sign-out';
-import { getMe } from './api/get-me';
-import { refreshSession } from './api/refresh-session';
+import { meQueryOptions, useMeQuery } from './api/get-me';
 import { AppHeader } from './app-header';
 import { AppNotFound } from './app-not-found';
+import { allows, isArea, type AppArea, type AppPage } from './app-route';
 import { AreaLayout } from './area-layout';
 import { MeProvider } from './me-context';
-import { NoLongerMember } from './no-longer-member';
+import { areaTabs, entryPoint } from './navigation';
 import { PageLoading } from './page-loading';
-import { PipelinePage } from './pipeline-page';
+import { createQueryClient, TEAM_SCOPE } from './query-client';
 import { Redirect } from './redirect';
-
-// Each page is its own chunk: nobody downloads the admin console or the team's settings they cannot open.
-const AdminWaitlistPage = lazy(() => import('../admin/admin-waitlist-page'));
-const AdminAuditPage = lazy(() => import('../audit/admin-audit-page'));
-const CreateTeamPage = lazy(() => import('../team/create-team-page'));
-const TeamMembersPage = lazy(() => import('../team/team-members-page'));
-const TeamBrandingPage = lazy(() => import('../team/team-branding-page'));
-const TeamAuditPage = lazy(() => import('../team/team-audit-page'));
-const ProfilePage = lazy(() => import('../profile/profile-page'));
-const SecurityPage = lazy(() => import('../security/security-page'));
-const SecuritySetupPage = lazy(() => import('../security/security-setup-page'));
-
-/** A route path below `parent`, from the paths registry: `child(paths.app, paths.teamNew)` is 'team/new'. */
-const child = (parent: string, path: string) => path.slice(parent.length + 1);
-/** The route of an area and every page below it. */
-const area = (parent: string, path: string) => `${child(parent, path)}/*`;
 
 const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
+const isStatus = (error: unknown, status: number): error is ApiError => error instanceof ApiError && error.status === status;
+
 /**
- * The signed-in app at /app/*: who is signed in, the navigation, sign-out, and
- * the page at the address (team pages for the team's people, admin pages for
- * platform admins). It checks the session every 30 seconds (seed §9) and
- * refreshes it when it is about to end; an ended session goes to /signin.
- * Until an authenticator is enrolled where one is required, every page but
- * its set-up redirects there.
+ * The signed-in app at /app/*, in its own chunk with its own server state
+ * (TanStack Query): the public pages never load either.
  */
 export default function AppShellPage() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SignedInApp />
+    </QueryClientProvider>
+  );
+}
+
+/**
+ * Who is signed in, the navigation, sign-out, and the page at the address:
+ * the features' routes (app/app-routes.ts), each page or area behind its
+ * guard. The session is checked every 30 seconds (meQueryOptions); an ended
+ * session goes to /signin. Until an authenticator is enrolled where one is
+ * required, every page but its set-up redirects there.
+ */
+function SignedInApp() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const toast = useToast();
   const notifyError = useErrorNotice();
-  const [me, setMe] = useState<Me | null>(null);
+  const queryClient = useQueryClient();
+  const { data: me } = useMeQuery();
   // The team this person was removed from while using the app, to say so on its pages.
   const [formerTeam, setFormerTeam] = useState<string | null>(null);
-  const shown = useRef<Me | null>(null);
-  // Reads of /api/me may overlap (the timer, a page's refreshMe): an older answer never replaces a newer one.
-  const requested = useRef(0);
-  const applied = useRef(0);
-  const active = useRef(true);
 
   const toSignIn = useCallback((notice?: string) => navigate(paths.signIn, { replace: true, state: notice ? { notice } : null }), [navigate]);
 
-  const readMe = useCallback(async (): Promise<Me> => {
-    const sequence = ++requested.current;
-    let next = await getMe();
-    if (sessionNeedsRefresh(new Date(next.sessionExpiresAt), new Date())) {
-      // better-auth slides the session and sets its cookie again; /api/me then tells the new end.
-      await refreshSession();
-      next = await getMe();
-    }
-    if (active.current && sequence > applied.current) {
-      applied.current = sequence;
-      const previousTeam = shown.current?.team;
-      if (previousTeam && !next.team) {
-        setFormerTeam(previousTeam.name);
-        toast({ title: 'Team access ended', description: `You are no longer a member of ${previousTeam.name}.` });
-      } else if (next.team) {
-        setFormerTeam(null);
-      }
-      shown.current = next;
-      setMe(next);
-    }
-    return next;
-  }, [toast]);
-
-  /** A 401 means the session has ended; anything else (a network blip) is left to the next check. */
-  const onReadFailure = useCallback(
-    (error: unknown, first: boolean) => {
-      if (!active.current) return;
-      if (error instanceof ApiError && error.status === 401) toSignIn(first ? 'Please sign in to continue.' : SESSION_ENDED);
-    },
-    [toSignIn],
-  );
-
-  useEffect(() => {
-    active.current = true;
-    const check = (first: boolean) => readMe().catch((error: unknown) => onReadFailure(error, first));
-    void check(true);
-    const timer = setInterval(() => void check(false), SESSION_CHECK_INTERVAL_MS);
-    return () => {
-      active.current = false;
-      clearInterval(timer);
-    };
-  }, [readMe, onReadFailure]);
-
-  const refreshMe = useCallback(async () => {
-    try {
-      return await readMe();
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401)) console.error('Reading the signed-in person failed:', error);
-      onReadFailure(error, false);
-      return null;
-    }
-  }, [readMe, onReadFailure]);
-
   const handleAccessError = useCallback(
     (error: unknown) => {
-      if (!(error instanceof ApiError) || error.status !== 401) return false;
+      if (!isStatus(error, 401)) return false;
       if (error.code === 'mfa_required') {
-        void refreshMe();
+        void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
         navigate(paths.securitySetup);
       } else {
         toSignIn(SESSION_ENDED);
       }
       return true;
     },
-    [navigate, refreshMe, toSignIn],
+    [navigate, queryClient, toSignIn],
   );
+
+  /** A failed read of a page: session problems are the shell's; the page shows the failure itself. */
+  const onReadFailure = useCallback(
+    (error: unknown, query: Query) => {
+      if (handleAccessError(error)) return;
+      if (isStatus(error, 404)) {
+        // Removed from the team, or no longer its owner (decision 007): read who this is again, and the pages follow.
+        if (query.queryKey[0] === TEAM_SCOPE) void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
+        return;
+      }
+      console.error(`${query.meta?.failure ?? 'Loading failed'}:`, error);
+    },
+    [handleAccessError, queryClient],
+  );
+
+  // Every answer once, whichever component asked: the session check, the team this person is in, the pages' reads.
+  useEffect(() => {
+    const meHash = hashKey(meQueryOptions().queryKey);
+    let shown = queryClient.getQueryData(meQueryOptions().queryKey);
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.type !== 'updated') return;
+      const { query, action } = event;
+      if (query.queryHash !== meHash) {
+        if (action.type === 'error') onReadFailure(action.error, query);
+        return;
+      }
+      if (action.type === 'success') {
+        const next = query.state.data as Me;
+        if (shown?.team && !next.team) {
+          setFormerTeam(shown.team.name);
+          toast({ title: 'Team access ended', description: `You are no longer a member of ${shown.team.name}.` });
+        } else if (next.team) {
+          setFormerTeam(null);
+        }
+        shown = next;
+      } else if (action.type === 'error' && isStatus(action.error, 401)) {
+        // The session has ended; anything else (a network blip) is left to the next check.
+        toSignIn(shown ? SESSION_ENDED : 'Please sign in to continue.');
+      }
+    });
+  }, [queryClient, onReadFailure, toSignIn, toast]);
 
   const onSignOut = useCallback(async () => {
     try {
@@ -146,24 +129,10 @@ export default function AppShellPage() {
     );
   }
 
-  const owner = me.team?.role === 'owner';
   const gated = me.mustEnrolMfa && !matchPath(paths.securitySetup, pathname);
-  const teamLinks = [
-    { to: paths.team, label: 'Members', end: true },
-    ...(owner
-      ? [
-          { to: paths.teamBranding, label: 'Branding' },
-          { to: paths.teamAudit, label: 'Audit log' },
-        ]
-      : []),
-  ];
-  const adminLinks = [
-    { to: paths.adminWaitlist, label: 'Waitlist' },
-    { to: paths.adminAudit, label: 'Audit log' },
-  ];
 
   return (
-    <MeProvider me={me} refreshMe={refreshMe} handleAccessError={handleAccessError}>
+    <MeProvider me={me} formerTeam={formerTeam} handleAccessError={handleAccessError}>
       <div className="min-h-screen bg-slate-50">
         <AppHeader me={me} onSignOut={() => void onSignOut()} />
         <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
@@ -174,47 +143,7 @@ export default function AppShellPage() {
             <Suspense fallback={<PageLoading />}>
               {/* Areas hold descendant <Routes> rather than nested routes with an <Outlet>: the public pages' chunk stays as it is. */}
               <Routes>
-                <Route index element={<PipelinePage />} />
-                <Route path={child(paths.app, paths.teamNew)} element={me.broker ? <CreateTeamPage /> : <AppNotFound />} />
-                <Route
-                  path={area(paths.app, paths.team)}
-                  element={
-                    me.team ? (
-                      <AreaLayout label="Team" links={teamLinks}>
-                        <Routes>
-                          <Route index element={<TeamMembersPage />} />
-                          <Route path={child(paths.team, paths.teamBranding)} element={owner ? <TeamBrandingPage /> : <AppNotFound />} />
-                          <Route path={child(paths.team, paths.teamAudit)} element={owner ? <TeamAuditPage /> : <AppNotFound />} />
-                          <Route path="*" element={<AppNotFound />} />
-                        </Routes>
-                      </AreaLayout>
-                    ) : formerTeam ? (
-                      <NoLongerMember teamName={formerTeam} />
-                    ) : (
-                      <AppNotFound />
-                    )
-                  }
-                />
-                <Route
-                  path={area(paths.app, paths.admin)}
-                  element={
-                    me.platformAdmin ? (
-                      <AreaLayout label="Admin" links={adminLinks}>
-                        <Routes>
-                          <Route index element={<Redirect to={paths.adminWaitlist} />} />
-                          <Route path={child(paths.admin, paths.adminWaitlist)} element={<AdminWaitlistPage />} />
-                          <Route path={child(paths.admin, paths.adminAudit)} element={<AdminAuditPage />} />
-                          <Route path="*" element={<AppNotFound />} />
-                        </Routes>
-                      </AreaLayout>
-                    ) : (
-                      <AppNotFound />
-                    )
-                  }
-                />
-                <Route path={child(paths.app, paths.profile)} element={<ProfilePage />} />
-                <Route path={child(paths.app, paths.security)} element={<SecurityPage />} />
-                <Route path={child(paths.app, paths.securitySetup)} element={<SecuritySetupPage />} />
+                {appRoutes.map((route) => (isArea(route) ? areaRoute(route, me) : pageRoute(paths.app, route, me)))}
                 <Route path="*" element={<AppNotFound />} />
               </Routes>
             </Suspense>
@@ -223,4 +152,32 @@ export default function AppShellPage() {
       </div>
     </MeProvider>
   );
+}
+
+/** A route path below `parent`: 'team/new' for /app/team/new below /app. */
+const below = (parent: string, path: string) => path.slice(parent.length + 1);
+
+/** A page's route below `parent` (the index route when it is at `parent` itself); the not-found page for someone its guard turns away. */
+function pageRoute(parent: string, page: AppPage, me: Me) {
+  const { path, page: Page } = page;
+  const element = allows(page, me) ? <Page /> : <AppNotFound />;
+  return path === parent ? <Route key={path} index element={element} /> : <Route key={path} path={below(parent, path)} element={element} />;
+}
+
+/** An area's route: its tabs and the route of each of its pages, or what its guard shows instead. */
+function areaRoute(area: AppArea, me: Me) {
+  const Refused = area.refused ?? AppNotFound;
+  const entry = entryPoint(area, me);
+  const element = allows(area, me) ? (
+    <AreaLayout label={area.label} links={areaTabs(area, me)}>
+      <Routes>
+        {area.pages.map((page) => pageRoute(area.path, page, me))}
+        {entry === area.path ? null : <Route index element={<Redirect to={entry} />} />}
+        <Route path="*" element={<AppNotFound />} />
+      </Routes>
+    </AreaLayout>
+  ) : (
+    <Refused />
+  );
+  return <Route key={area.path} path={`${below(paths.app, area.path)}/*`} element={element} />;
 }

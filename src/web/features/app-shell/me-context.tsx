@@ -4,15 +4,10 @@ import { ApiError } from '../../lib/api-client';
 import { GENERIC_ERROR, useToast } from '../../ui/toast';
 
 export interface MeContextValue {
-  /** The signed-in person, as /api/me last answered. */
+  /** The signed-in person, as /api/me last answered (meQueryOptions). */
   me: Me;
-  /**
-   * Reads /api/me again and shows the answer everywhere (after enrolling an
-   * authenticator, creating a team, changing the branding…). Resolves to the
-   * fresh Me, or null when it could not be read; never rejects. An ended
-   * session goes to the sign-in page.
-   */
-  refreshMe: () => Promise<Me | null>;
+  /** The team this person was removed from while using the app, to say so on its pages. */
+  formerTeam: string | null;
   /**
    * Handles the answers that are about the session rather than the page: a
    * 401 `mfa_required` goes to the authenticator set-up, any other 401 to the
@@ -23,8 +18,8 @@ export interface MeContextValue {
 
 const MeContext = createContext<MeContextValue | null>(null);
 
-export function MeProvider({ me, refreshMe, handleAccessError, children }: MeContextValue & { children: ReactNode }) {
-  const value = useMemo(() => ({ me, refreshMe, handleAccessError }), [me, refreshMe, handleAccessError]);
+export function MeProvider({ me, formerTeam, handleAccessError, children }: MeContextValue & { children: ReactNode }) {
+  const value = useMemo(() => ({ me, formerTeam, handleAccessError }), [me, formerTeam, handleAccessError]);
   return <MeContext.Provider value={value}>{children}</MeContext.Provider>;
 }
 
@@ -34,11 +29,22 @@ function useMeContext(): MeContextValue {
   return value;
 }
 
-/** The signed-in person and a way to re-read them, for every page inside the app shell. */
-export function useMe(): { me: Me; refreshMe: () => Promise<Me | null> } {
-  const { me, refreshMe } = useMeContext();
-  return { me, refreshMe };
+/** The signed-in person, for every page inside the app shell. A change is made by invalidating meQueryOptions. */
+export function useMe(): Me {
+  return useMeContext().me;
 }
+
+/** The team this person was removed from while using the app, if any. */
+export function useFormerTeam(): string | null {
+  return useMeContext().formerTeam;
+}
+
+/** A 4xx is an expected answer, told in the server's own words; anything else is the generic failure. */
+export function failureDescription(error: unknown): string {
+  return isExpected(error) ? error.message : GENERIC_ERROR;
+}
+
+const isExpected = (error: unknown): error is ApiError => error instanceof ApiError && error.status >= 400 && error.status < 500;
 
 /**
  * How a signed-in page reports a failed request: session problems are
@@ -52,15 +58,9 @@ export function useFailureNotice() {
   return useCallback(
     (what: string, error: unknown) => {
       if (handleAccessError(error)) return;
-      const expected = error instanceof ApiError && error.status >= 400 && error.status < 500;
-      if (!expected) console.error(`${what}:`, error);
-      toast({ title: 'Error', description: expected ? error.message : GENERIC_ERROR, variant: 'destructive' });
+      if (!isExpected(error)) console.error(`${what}:`, error);
+      toast({ title: 'Error', description: failureDescription(error), variant: 'destructive' });
     },
     [handleAccessError, toast],
   );
-}
-
-/** For loads whose failure the page shows itself: true when the shell took care of it (a session problem). */
-export function useAccessErrorHandler() {
-  return useMeContext().handleAccessError;
 }

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
 
-export function BackToHome() {
+function BackToHome() {
   return (
     <Link to={paths.home} className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-slate-700 hover:text-navy-900">
       <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">

@@ -10,7 +10,7 @@ import { TextField } from '../../ui/field';
 import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
-import { requestPasswordReset } from './api/password-reset';
+import { requestPasswordReset } from './api/request-password-reset';
 import { AuthCardLayout } from './back-to-home';
 
 export default function ForgotPasswordPage() {

@@ -10,7 +10,7 @@ import { NewPasswordField } from '../../ui/new-password-field';
 import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
-import { resetPassword } from './api/password-reset';
+import { resetPassword } from './api/reset-password';
 import { AuthCardLayout } from './back-to-home';
 
 /** The link from the reset e-mail (/reset-password#<token>): choose a new password. */

@@ -15,7 +15,8 @@ import { useErrorNotice } from '../../ui/toast';
 import { AuthCardLayout } from '../auth/back-to-home';
 import { TwoFactorChallenge } from '../auth/components/two-factor-challenge';
 import { paths } from '../../lib/paths';
-import { acceptInvitation, lookupInvitation } from './api/invitations';
+import { acceptInvitation } from './api/accept-invitation';
+import { lookupInvitation } from './api/lookup-invitation';
 
 /** Why an invitation link cannot be used, in words for the person holding it. */
 function invalidMessage(error: unknown): string {

@@ -1,17 +1,15 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { Link } from 'react-router';
-import '../../lib/zod-config';
 import { UpdateProfileSchema } from '../../../shared/schemas/me';
-import { toFieldIssues } from '../../../shared/schemas/validation';
-import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
+import { useAppForm } from '../../lib/use-app-form';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
 import { useFailureNotice, useMe } from '../app-shell/me-context';
-import { updateProfile } from './api/update-profile';
+import { useUpdateProfile } from './api/update-profile';
 
 const ROLE_LABELS = { owner: 'Owner', assistant: 'Assistant' } as const;
 const linkClasses = 'font-semibold text-navy-700 underline underline-offset-4 hover:text-navy-900';
@@ -19,39 +17,23 @@ const linkClasses = 'font-semibold text-navy-700 underline underline-offset-4 ho
 /** /app/profile: the person's name (editable), e-mail, team and role, and the way to their security settings. */
 export default function ProfilePage() {
   useDocumentTitle('Profile');
-  const { me, refreshMe } = useMe();
+  const me = useMe();
   const toast = useToast();
   const notifyFailure = useFailureNotice();
   const accountHeadingId = useId();
   const teamHeadingId = useId();
-  const [name, setName] = useState(me.user.name);
-  const [error, setError] = useState<string | undefined>();
-  const [saving, setSaving] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (saving) return;
-    const parsed = UpdateProfileSchema.safeParse({ name });
-    if (!parsed.success) {
-      setError(toFieldIssues(parsed.error)[0]?.message);
-      return;
-    }
-    setError(undefined);
-    setSaving(true);
-    try {
-      const updated = await updateProfile(parsed.data);
-      setName(updated.user.name);
-      // The header's menu shows the new name at once.
-      await refreshMe();
+  const updateProfile = useUpdateProfile();
+  const { onSubmit, submitting, field } = useAppForm({
+    schema: UpdateProfileSchema,
+    defaultValues: { name: me.user.name },
+    onSubmit: async (values, { reset }) => {
+      // Resolves once the header's menu shows the new name.
+      const updated = await updateProfile.mutateAsync(values);
+      reset({ name: updated.user.name });
       toast({ title: 'Success!', description: 'Your profile has been saved.' });
-    } catch (failure) {
-      const issue = failure instanceof ApiError ? failure.fieldErrors.find((f) => f.field === 'name') : undefined;
-      if (issue) setError(issue.message);
-      notifyFailure('Saving the profile failed', failure);
-    } finally {
-      setSaving(false);
-    }
-  }
+    },
+    onFailure: (failure) => notifyFailure('Saving the profile failed', failure),
+  });
 
   return (
     <div className="max-w-2xl">
@@ -62,18 +44,12 @@ export default function ProfilePage() {
         <h2 id={accountHeadingId} className="text-lg font-semibold text-slate-900">
           Your details
         </h2>
-        <form onSubmit={onSubmit} noValidate aria-labelledby={accountHeadingId} aria-busy={saving} className="mt-4 space-y-6">
+        <form onSubmit={onSubmit} noValidate aria-labelledby={accountHeadingId} aria-busy={submitting} className="mt-4 space-y-6">
           <TextField
             label="Name"
-            name="name"
             required
             autoComplete="name"
-            value={name}
-            onChange={(event) => {
-              setName(event.target.value);
-              if (error) setError(undefined);
-            }}
-            error={error}
+            {...field('name')}
           />
           <TextField
             label="E-mail"
@@ -83,8 +59,8 @@ export default function ProfilePage() {
             value={me.user.email}
             hint="You sign in with this address. It cannot be changed here; ask your platform admin if it must change."
           />
-          <Button type="submit" disabled={saving}>
-            {saving ? <Spinner /> : null}
+          <Button type="submit" disabled={submitting}>
+            {submitting ? <Spinner /> : null}
             Save profile
           </Button>
         </form>

@@ -1,18 +1,40 @@
-import '../../lib/zod-config';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { z } from 'zod';
 import { requiresMfa } from '../../../shared/domain/access';
 import { PasswordSchema } from '../../../shared/schemas/password';
-import { ApiError } from '../../lib/api-client';
+import { text } from '../../../shared/schemas/text';
+import type { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
+import { useAppForm, type FieldExplanation } from '../../lib/use-app-form';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button, ButtonLink } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { NewPasswordField } from '../../ui/new-password-field';
 import { Spinner } from '../../ui/spinner';
-import { useErrorNotice, useToast } from '../../ui/toast';
-import { useMe } from '../app-shell/me-context';
-import { changePassword, disableTwoFactor, regenerateBackupCodes } from './api/two-factor';
+import { useToast } from '../../ui/toast';
+import { useFailureNotice, useMe } from '../app-shell/me-context';
+import { useChangePassword } from './api/change-password';
+import { useDisableTwoFactor } from './api/disable-two-factor';
+import { useRegenerateBackupCodes } from './api/regenerate-backup-codes';
 import { BackupCodes } from './components/backup-codes';
+
+/** A change that better-auth allows only with the account's password (better-auth checks it). */
+const ConfirmPasswordSchema = z.object({ password: text('Password') });
+const ChangePasswordSchema = z.object({ currentPassword: text('Current password'), newPassword: PasswordSchema });
+
+/**
+ * better-auth's answers about a password, at its field: the policy refusing
+ * the new one (its field error), a wrong password (400), too many attempts.
+ */
+function passwordAnswer<TValues extends Record<string, string>>(field: FieldExplanation<TValues>['field'], wrong: string) {
+  return (error: ApiError): FieldExplanation<TValues> | null => {
+    const issue = error.fieldErrors[0];
+    if (issue) return { field: issue.field as FieldExplanation<TValues>['field'], message: issue.message };
+    if (error.status === 400) return { field, message: wrong };
+    if (error.status === 429) return { field, message: 'Too many attempts. Wait a minute, then try again.' };
+    return null;
+  };
+}
 
 function Card({ title, children }: { title: string; children: ReactNode }) {
   const id = `card-${title.toLowerCase().replace(/\W+/g, '-')}`;
@@ -26,69 +48,54 @@ function Card({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** A small form that asks for one thing and reports field errors next to it. */
-function useSubmit<T>(run: (form: FormData) => Promise<T>, onDone: (result: T) => void, messages: { failed: string; wrongPassword?: string; passwordField?: string }) {
-  const notifyError = useErrorNotice();
-  const [submitting, setSubmitting] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    const form = event.currentTarget;
-    setSubmitting(true);
-    setErrors({});
-    try {
-      onDone(await run(new FormData(form)));
-      form.reset();
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.fieldErrors.length > 0) setErrors(Object.fromEntries(caught.fieldErrors.map((issue) => [issue.field, issue.message])));
-      else if (caught instanceof ApiError && caught.status === 400 && messages.wrongPassword) setErrors({ [messages.passwordField ?? 'password']: messages.wrongPassword });
-      else if (caught instanceof ApiError && caught.status === 429) setErrors({ [messages.passwordField ?? 'password']: 'Too many attempts. Wait a minute, then try again.' });
-      else notifyError(messages.failed, caught);
-    } finally {
-      setSubmitting(false);
-    }
-  }
-  return { submitting, errors, onSubmit };
-}
-
 /** The person's security: two-step verification, backup codes, and their password. */
 export default function SecurityPage() {
   useDocumentTitle('Security');
-  const { me, refreshMe } = useMe();
+  const me = useMe();
   const toast = useToast();
+  const notifyFailure = useFailureNotice();
+  const regenerateBackupCodes = useRegenerateBackupCodes();
+  const disableTwoFactor = useDisableTwoFactor();
+  const changePassword = useChangePassword();
   const [newCodes, setNewCodes] = useState<string[] | null>(null);
   // Owners, assistants, brokers and platform admins must keep two-step verification on.
   const required = requiresMfa(me);
 
-  const codes = useSubmit(
-    (form) => regenerateBackupCodes(String(form.get('password') ?? '')),
-    (result) => {
+  const codes = useAppForm({
+    schema: ConfirmPasswordSchema,
+    defaultValues: { password: '' },
+    onSubmit: async ({ password }) => {
+      const result = await regenerateBackupCodes.mutateAsync(password);
       setNewCodes(result.backupCodes);
       toast({ title: 'New backup codes', description: 'Your old backup codes no longer work.' });
     },
-    { failed: 'Making new backup codes failed', wrongPassword: 'That is not your password.' },
-  );
+    explain: passwordAnswer('password', 'That is not your password.'),
+    onFailure: (failure) => notifyFailure('Making new backup codes failed', failure),
+  });
 
-  const disable = useSubmit(
-    (form) => disableTwoFactor(String(form.get('password') ?? '')),
-    () => {
-      void refreshMe();
+  const disable = useAppForm({
+    schema: ConfirmPasswordSchema,
+    defaultValues: { password: '' },
+    onSubmit: async ({ password }, form) => {
+      await disableTwoFactor.mutateAsync(password);
+      form.reset();
       toast({ title: 'Two-step verification is off' });
     },
-    { failed: 'Turning off two-step verification failed', wrongPassword: 'That is not your password.' },
-  );
+    explain: passwordAnswer('password', 'That is not your password.'),
+    onFailure: (failure) => notifyFailure('Turning off two-step verification failed', failure),
+  });
 
-  const password = useSubmit(
-    async (form) => {
-      const newPassword = String(form.get('newPassword') ?? '');
-      const checked = PasswordSchema.safeParse(newPassword);
-      if (!checked.success) throw new ApiError(400, 'validation_failed', 'Invalid field: newPassword', [{ field: 'newPassword', message: checked.error.issues[0]?.message ?? 'Choose another password' }]);
-      return changePassword({ currentPassword: String(form.get('currentPassword') ?? ''), newPassword });
+  const password = useAppForm({
+    schema: ChangePasswordSchema,
+    defaultValues: { currentPassword: '', newPassword: '' },
+    onSubmit: async (values, form) => {
+      await changePassword.mutateAsync(values);
+      form.reset();
+      toast({ title: 'Password changed', description: 'Your other sessions were signed out.' });
     },
-    () => toast({ title: 'Password changed', description: 'Your other sessions were signed out.' }),
-    { failed: 'Changing the password failed', wrongPassword: 'That is not your current password.', passwordField: 'currentPassword' },
-  );
+    explain: passwordAnswer('currentPassword', 'That is not your current password.'),
+    onFailure: (failure) => notifyFailure('Changing the password failed', failure),
+  });
 
   return (
     <div className="mx-auto max-w-2xl space-y-6">
@@ -120,7 +127,7 @@ export default function SecurityPage() {
             </div>
           ) : (
             <form className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start" onSubmit={codes.onSubmit} aria-label="New backup codes" aria-busy={codes.submitting}>
-              <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={codes.errors.password} className="sm:w-72" />
+              <TextField label="Password" type="password" autoComplete="current-password" required {...codes.field('password')} className="sm:w-72" />
               <Button type="submit" variant="secondary" className="sm:mt-7" disabled={codes.submitting}>
                 {codes.submitting ? <Spinner /> : null}
                 Make new backup codes
@@ -133,7 +140,7 @@ export default function SecurityPage() {
       {me.mfaEnrolled && !required ? (
         <Card title="Turn off two-step verification">
           <form className="flex flex-col gap-3 sm:flex-row sm:items-start" onSubmit={disable.onSubmit} aria-label="Turn off two-step verification" aria-busy={disable.submitting}>
-            <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={disable.errors.password} className="sm:w-72" />
+            <TextField label="Password" type="password" autoComplete="current-password" required {...disable.field('password')} className="sm:w-72" />
             <Button type="submit" variant="secondary" className="sm:mt-7" disabled={disable.submitting}>
               Turn off
             </Button>
@@ -150,8 +157,8 @@ export default function SecurityPage() {
 
       <Card title="Password">
         <form className="space-y-4" onSubmit={password.onSubmit} aria-label="Change password" aria-busy={password.submitting}>
-          <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={password.errors.currentPassword} />
-          <NewPasswordField label="New password" name="newPassword" hint="At least 12 characters. A few unrelated words make a strong, memorable password." error={password.errors.newPassword} />
+          <TextField label="Current password" type="password" autoComplete="current-password" required {...password.field('currentPassword')} />
+          <NewPasswordField label="New password" hint="At least 12 characters. A few unrelated words make a strong, memorable password." {...password.field('newPassword')} />
           <Button type="submit" disabled={password.submitting}>
             {password.submitting ? <Spinner /> : null}
             Change password

@@ -1,19 +1,28 @@
-import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api-client';
+import { z } from 'zod';
+import { text } from '../../../shared/schemas/text';
 import { paths } from '../../lib/paths';
+import { useAppForm } from '../../lib/use-app-form';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
-import { useErrorNotice, useToast } from '../../ui/toast';
+import { useToast } from '../../ui/toast';
 import { AuthenticatorCodeField } from '../auth/components/authenticator-code-field';
-import { useMe } from '../app-shell/me-context';
-import { confirmTwoFactor, enableTwoFactor } from './api/two-factor';
+import { meQueryOptions } from '../app-shell/api/get-me';
+import { useFailureNotice, useMe } from '../app-shell/me-context';
+import { useConfirmTwoFactor } from './api/confirm-two-factor';
+import { useEnableTwoFactor } from './api/enable-two-factor';
 import { BackupCodes } from './components/backup-codes';
 import { QrCode } from './components/qr-code';
 
 type Step = { kind: 'password' } | { kind: 'scan'; totpURI: string; backupCodes: string[] } | { kind: 'codes'; backupCodes: string[] };
+
+const PasswordStepSchema = z.object({ password: text('Password') });
+/** The code as the app shows it, a space in the middle allowed. */
+const CodeStepSchema = z.object({ code: text('Authenticator code').transform((code) => code.replace(/\s/g, '')) });
 
 /** The base32 secret of an otpauth URI, in groups of four for typing by hand. */
 const secretOf = (totpURI: string) => (new URL(totpURI).searchParams.get('secret') ?? '').replace(/(.{4})/g, '$1 ').trim();
@@ -26,52 +35,47 @@ const secretOf = (totpURI: string) => (new URL(totpURI).searchParams.get('secret
  */
 export default function SecuritySetupPage() {
   useDocumentTitle('Set up two-step verification');
-  const { me, refreshMe } = useMe();
+  const me = useMe();
   const navigate = useNavigate();
   const toast = useToast();
-  const notifyError = useErrorNotice();
+  const notifyFailure = useFailureNotice();
+  const queryClient = useQueryClient();
+  const enableTwoFactor = useEnableTwoFactor();
+  const confirmTwoFactor = useConfirmTwoFactor();
   const [step, setStep] = useState<Step>({ kind: 'password' });
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
   const [saved, setSaved] = useState(false);
 
-  async function onPassword(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    const password = String(new FormData(event.currentTarget).get('password') ?? '');
-    setSubmitting(true);
-    setError(null);
-    try {
-      const { totpURI, backupCodes } = await enableTwoFactor(password);
+  const passwordStep = useAppForm({
+    schema: PasswordStepSchema,
+    defaultValues: { password: '' },
+    onSubmit: async ({ password }) => {
+      const { totpURI, backupCodes } = await enableTwoFactor.mutateAsync(password);
       setStep({ kind: 'scan', totpURI, backupCodes });
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.status === 400) setError('That is not your password.');
-      else if (caught instanceof ApiError && caught.status === 429) setError('Too many attempts. Wait a minute, then try again.');
-      else notifyError('Starting the setup failed', caught);
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    },
+    explain: (error) =>
+      error.status === 400
+        ? { field: 'password', message: 'That is not your password.' }
+        : error.status === 429
+          ? { field: 'password', message: 'Too many attempts. Wait a minute, then try again.' }
+          : null,
+    onFailure: (failure) => notifyFailure('Starting the setup failed', failure),
+  });
 
-  async function onCode(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting || step.kind !== 'scan') return;
-    const code = String(new FormData(event.currentTarget).get('code') ?? '').replace(/\s/g, '');
-    setSubmitting(true);
-    setError(null);
-    try {
-      await confirmTwoFactor(code);
+  const codeStep = useAppForm({
+    schema: CodeStepSchema,
+    defaultValues: { code: '' },
+    onSubmit: async ({ code }) => {
+      if (step.kind !== 'scan') return;
+      await confirmTwoFactor.mutateAsync(code);
       setStep({ kind: 'codes', backupCodes: step.backupCodes });
-    } catch (caught) {
-      if (caught instanceof ApiError && (caught.status === 401 || caught.status === 400)) setError('That code is not right. Enter the current 6-digit code from your authenticator app.');
-      else notifyError('Checking the code failed', caught);
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    },
+    explain: (error) =>
+      error.status === 401 || error.status === 400 ? { field: 'code', message: 'That code is not right. Enter the current 6-digit code from your authenticator app.' } : null,
+    onFailure: (failure) => notifyFailure('Checking the code failed', failure),
+  });
 
   async function onDone() {
-    await refreshMe();
+    await queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
     toast({ title: 'Two-step verification is on', description: 'You will be asked for a code each time you sign in.' });
     // On to what the person came for: founding the team, or the team they joined.
     navigate(me.team ? paths.team : me.broker ? paths.teamNew : paths.app, { replace: true });
@@ -126,17 +130,17 @@ export default function SecuritySetupPage() {
 
       <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
         {step.kind === 'password' ? (
-          <form className="space-y-5" onSubmit={onPassword} aria-label="Confirm your password" aria-busy={submitting}>
-            <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={error ?? undefined} />
-            <Button type="submit" disabled={submitting}>
-              {submitting ? <Spinner /> : null}
+          <form className="space-y-5" onSubmit={passwordStep.onSubmit} aria-label="Confirm your password" aria-busy={passwordStep.submitting}>
+            <TextField label="Password" type="password" autoComplete="current-password" required {...passwordStep.field('password')} />
+            <Button type="submit" disabled={passwordStep.submitting}>
+              {passwordStep.submitting ? <Spinner /> : null}
               Continue
             </Button>
           </form>
         ) : null}
 
         {step.kind === 'scan' ? (
-          <form className="space-y-5" onSubmit={onCode} aria-label="Scan the code" aria-busy={submitting}>
+          <form className="space-y-5" onSubmit={codeStep.onSubmit} aria-label="Scan the code" aria-busy={codeStep.submitting}>
             <p className="text-sm text-slate-700">Scan this QR code with your authenticator app, then enter the 6-digit code it shows.</p>
             <QrCode value={step.totpURI} label="QR code for your authenticator app" className="mx-auto size-48 sm:size-56" />
             <div className="text-sm text-slate-700">
@@ -145,9 +149,9 @@ export default function SecuritySetupPage() {
                 {secretOf(step.totpURI)}
               </p>
             </div>
-            <AuthenticatorCodeField error={error ?? undefined} />
-            <Button type="submit" disabled={submitting}>
-              {submitting ? <Spinner /> : null}
+            <AuthenticatorCodeField {...codeStep.field('code')} />
+            <Button type="submit" disabled={codeStep.submitting}>
+              {codeStep.submitting ? <Spinner /> : null}
               Verify
             </Button>
           </form>

@@ -1,15 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
-import '../../lib/zod-config';
+import { useId, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { TEAM_NAME_MAX, UpdateTeamSchema, type TeamView, type UpdateTeam } from '../../../shared/schemas/teams';
-import { toFieldIssues } from '../../../shared/schemas/validation';
-import { ApiError } from '../../lib/api-client';
+import { useAppForm } from '../../lib/use-app-form';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
 import { useFailureNotice, useMe } from '../app-shell/me-context';
-import { updateTeam } from './api/update-team';
+import { useUpdateTeam } from './api/update-team';
 import { BrandPreview } from './components/brand-preview';
 import { LogoPanel } from './components/logo-panel';
 import { TeamUnavailable } from './team-unavailable';
@@ -19,64 +18,46 @@ const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 /** /app/team/branding (owners): the team's name, accent colour and logo, with a live preview. */
 export default function TeamBrandingPage() {
   useDocumentTitle('Branding — Team');
-  const { me, refreshMe } = useMe();
+  const me = useMe();
   if (!me.team) return <TeamUnavailable />;
   // A new form per team: another team's values never linger.
-  return <Branding key={me.team.id} team={me.team} refreshMe={refreshMe} />;
+  return <Branding key={me.team.id} team={me.team} />;
 }
 
-function Branding({ team, refreshMe }: { team: TeamView; refreshMe: () => Promise<unknown> }) {
+function Branding({ team }: { team: TeamView }) {
   const toast = useToast();
   const notifyFailure = useFailureNotice();
   const pickerId = useId();
-  const [name, setName] = useState(team.name);
-  const [accent, setAccent] = useState(team.accentColor);
-  const [errors, setErrors] = useState<Partial<Record<'name' | 'accentColor', string>>>({});
-  const [saving, setSaving] = useState(false);
+  const updateTeam = useUpdateTeam(team.id);
   // The logo file chosen but not uploaded yet, shown in the preview.
   const [logoPreview, setLogoPreview] = useState<string | null>(null);
+  const { form, onSubmit, submitting, field } = useAppForm({
+    schema: UpdateTeamSchema,
+    defaultValues: { name: team.name, accentColor: team.accentColor },
+    onSubmit: async (values, { reset }) => {
+      const changes: UpdateTeam = {
+        ...(values.name !== team.name ? { name: values.name } : {}),
+        ...(values.accentColor !== team.accentColor ? { accentColor: values.accentColor } : {}),
+      };
+      if (Object.keys(changes).length === 0) {
+        toast({ title: 'Nothing to save', description: 'The name and accent colour are as saved.' });
+        return;
+      }
+      // Resolves once the header shows the new branding.
+      const saved = await updateTeam.mutateAsync(changes);
+      reset({ name: saved.name, accentColor: saved.accentColor });
+      toast({ title: 'Success!', description: 'Your branding has been saved.' });
+    },
+    onFailure: (failure) => notifyFailure('Saving the branding failed', failure),
+  });
+  const [name = '', accent = ''] = useWatch({ control: form.control, name: ['name', 'accentColor'] });
 
   const validAccent = HEX_COLOUR.test(accent.trim()) ? accent.trim().toLowerCase() : null;
   const previewAccent = validAccent ?? team.accentColor;
 
-  function onAccent(value: string) {
-    setAccent(value);
-    if (errors.accentColor) setErrors((current) => ({ ...current, accentColor: undefined }));
-  }
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (saving) return;
-    const parsed = UpdateTeamSchema.safeParse({ name, accentColor: accent });
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(toFieldIssues(parsed.error).map((issue) => [issue.field, issue.message])));
-      return;
-    }
-    const changes: UpdateTeam = {
-      ...(parsed.data.name !== team.name ? { name: parsed.data.name } : {}),
-      ...(parsed.data.accentColor !== team.accentColor ? { accentColor: parsed.data.accentColor } : {}),
-    };
-    setErrors({});
-    if (Object.keys(changes).length === 0) {
-      toast({ title: 'Nothing to save', description: 'The name and accent colour are as saved.' });
-      return;
-    }
-    setSaving(true);
-    try {
-      const saved = await updateTeam(team.id, changes);
-      setName(saved.name);
-      setAccent(saved.accentColor);
-      // The header shows the new branding at once.
-      await refreshMe();
-      toast({ title: 'Success!', description: 'Your branding has been saved.' });
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.fieldErrors.length > 0) {
-        setErrors(Object.fromEntries(failure.fieldErrors.map((issue) => [issue.field, issue.message])));
-      }
-      notifyFailure('Saving the branding failed', failure);
-    } finally {
-      setSaving(false);
-    }
+  function pickAccent(value: string) {
+    form.setValue('accentColor', value, { shouldDirty: true });
+    form.clearErrors('accentColor');
   }
 
   return (
@@ -93,21 +74,15 @@ function Branding({ team, refreshMe }: { team: TeamView; refreshMe: () => Promis
             onSubmit={onSubmit}
             noValidate
             aria-label="Name and colour"
-            aria-busy={saving}
+            aria-busy={submitting}
             className="space-y-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
           >
             <TextField
               label="Team name"
-              name="name"
               required
               autoComplete="organization"
               maxLength={TEAM_NAME_MAX}
-              value={name}
-              onChange={(event) => {
-                setName(event.target.value);
-                if (errors.name) setErrors((current) => ({ ...current, name: undefined }));
-              }}
-              error={errors.name}
+              {...field('name')}
             />
             <div className="flex items-start gap-3">
               <div className="shrink-0">
@@ -118,32 +93,29 @@ function Branding({ team, refreshMe }: { team: TeamView; refreshMe: () => Promis
                   id={pickerId}
                   type="color"
                   value={previewAccent}
-                  onChange={(event) => onAccent(event.target.value)}
+                  onChange={(event) => pickAccent(event.target.value)}
                   className="mt-1.5 block h-11 w-16 cursor-pointer rounded-lg border border-slate-300 bg-white p-1"
                 />
               </div>
               <TextField
                 label="Accent colour"
-                name="accentColor"
                 required
                 autoComplete="off"
                 spellCheck={false}
                 maxLength={7}
                 placeholder="#1d4ed8"
-                value={accent}
-                onChange={(event) => onAccent(event.target.value)}
-                error={errors.accentColor}
+                {...field('accentColor')}
                 hint="A hex colour like #1d4ed8. It shows as a stripe above your team's pages and e-mails."
                 className="min-w-0 flex-1"
               />
             </div>
-            <Button type="submit" disabled={saving}>
-              {saving ? <Spinner /> : null}
+            <Button type="submit" disabled={submitting}>
+              {submitting ? <Spinner /> : null}
               Save branding
             </Button>
           </form>
 
-          <LogoPanel team={team} onChanged={refreshMe} onPreview={setLogoPreview} />
+          <LogoPanel team={team} onPreview={setLogoPreview} />
         </div>
 
         <div className="lg:sticky lg:top-6">

@@ -1,3 +1,4 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ListWaitlistQueryInput, ListWaitlistResult } from '../../../../shared/schemas/admin';
 import { apiFetch } from '../../../lib/api-client';
 
@@ -11,4 +12,19 @@ export function waitlistQueryString(query: ListWaitlistQueryInput): string {
 
 export function listWaitlist(query: ListWaitlistQueryInput, signal?: AbortSignal) {
   return apiFetch<ListWaitlistResult>(`/api/admin/waitlist${waitlistQueryString(query)}`, { signal });
+}
+
+/** Every view of the waitlist (search, filter, sort) starts with this key. */
+export const WAITLIST_KEY = ['admin', 'waitlist'] as const;
+
+export const waitlistQueryOptions = (query: ListWaitlistQueryInput) =>
+  queryOptions({
+    queryKey: [...WAITLIST_KEY, query],
+    queryFn: ({ signal }) => listWaitlist(query, signal),
+    meta: { failure: 'Loading the waitlist failed' },
+  });
+
+/** While another view loads, the last one stays in view. */
+export function useWaitlist(query: ListWaitlistQueryInput) {
+  return useQuery({ ...waitlistQueryOptions(query), placeholderData: keepPreviousData });
 }

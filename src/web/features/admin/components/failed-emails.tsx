@@ -1,15 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { FailedJob } from '../../../../shared/schemas/admin';
 import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
+import { DateTime } from '../../../ui/date-time';
+import { LoadFailed } from '../../../ui/load-failed';
+import { ColumnHeader, ScrollTable, TableHead } from '../../../ui/scroll-table';
 import { Spinner } from '../../../ui/spinner';
 import { GENERIC_ERROR, useToast } from '../../../ui/toast';
-import { listFailedJobs } from '../api/list-failed-jobs';
-import { retryJob } from '../api/retry-job';
-import { formatDateTime } from './format';
-import { ColumnHeader, ScrollTable, TableHead } from '../../app-shell/scroll-table';
-
-type Loaded = { reload: number; jobs: FailedJob[] | null };
+import { useFailedJobs } from '../api/list-failed-jobs';
+import { useRetryJob } from '../api/retry-job';
 
 /**
  * E-mails that failed on every attempt: kept, never dropped (decision 002),
@@ -17,38 +16,24 @@ type Loaded = { reload: number; jobs: FailedJob[] | null };
  */
 export function FailedEmails() {
   const toast = useToast();
-  const [reloads, setReloads] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const failedJobs = useFailedJobs();
+  const retryJob = useRetryJob();
   const [retrying, setRetrying] = useState<ReadonlySet<number>>(new Set());
 
-  useEffect(() => {
-    const controller = new AbortController();
-    listFailedJobs(controller.signal).then(
-      ({ jobs }) => setLoaded({ reload: reloads, jobs }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('Loading the failed e-mails failed:', error);
-        setLoaded({ reload: reloads, jobs: null });
-      },
-    );
-    return () => controller.abort();
-  }, [reloads]);
-
-  const loading = loaded?.reload !== reloads;
-  const jobs = loaded?.jobs ?? null;
+  const loading = failedJobs.isFetching;
+  // A list that failed to load again is not shown as if it were current.
+  const jobs = failedJobs.isError ? null : (failedJobs.data?.jobs ?? null);
 
   async function retry(job: FailedJob) {
     setRetrying((current) => new Set(current).add(job.id));
     try {
-      await retryJob(job.id);
-      setLoaded((current) => (current?.jobs ? { ...current, jobs: current.jobs.filter((j) => j.id !== job.id) } : current));
+      await retryJob.mutateAsync(job.id);
       toast({ title: 'Success!', description: job.recipient ? `The e-mail to ${job.recipient} is queued again.` : 'The job is queued again.' });
     } catch (error) {
       const known = error instanceof ApiError && error.status === 404;
       if (!known) console.error('Retrying a job failed:', error);
       // 404: somebody retried it already; the fresh list shows where it stands.
       toast({ title: 'Error', description: known ? 'This e-mail is no longer failed. The list has been refreshed.' : GENERIC_ERROR, variant: 'destructive' });
-      if (known) setReloads((n) => n + 1);
     } finally {
       setRetrying((current) => {
         const next = new Set(current);
@@ -69,17 +54,13 @@ export function FailedEmails() {
             E-mails that could not be sent after every retry. Fix the cause shown in the last error, then retry them.
           </p>
         </div>
-        <Button variant="ghost" onClick={() => setReloads((n) => n + 1)} disabled={loading}>
+        <Button variant="ghost" onClick={() => void failedJobs.refetch()} disabled={loading}>
           {loading ? <Spinner /> : null}
           Refresh
         </Button>
       </div>
 
-      {loaded && !jobs && !loading ? (
-        <p role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm font-semibold text-red-800">
-          The failed e-mails could not be loaded.
-        </p>
-      ) : null}
+      {failedJobs.isError && !loading ? <LoadFailed message="The failed e-mails could not be loaded." /> : null}
 
       {jobs && jobs.length === 0 ? (
         <div className="mt-4 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
@@ -112,7 +93,7 @@ export function FailedEmails() {
                   <code className="font-mono text-xs break-words whitespace-pre-wrap text-red-800">{job.lastError ?? 'No error recorded'}</code>
                 </td>
                 <td className="px-3 py-3 whitespace-nowrap text-slate-700">
-                  <time dateTime={job.updatedAt}>{formatDateTime(job.updatedAt)}</time>
+                  <DateTime iso={job.updatedAt} format="dateTime" />
                 </td>
                 <td className="px-3 py-3 text-right">
                   <Button size="sm" variant="secondary" disabled={retrying.has(job.id)} onClick={() => retry(job)}>

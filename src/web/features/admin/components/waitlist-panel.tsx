@@ -1,15 +1,19 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { AdminWaitlistEntry, ListWaitlistResult, SortDirection, WaitlistSort, WaitlistStatus } from '../../../../shared/schemas/admin';
+import type { AdminWaitlistEntry, SortDirection, WaitlistSort, WaitlistStatus } from '../../../../shared/schemas/admin';
 import { ApiError } from '../../../lib/api-client';
+import { plural } from '../../../lib/plural';
 import { Button, buttonClasses } from '../../../ui/button';
+import { Chip } from '../../../ui/chip';
+import { DateTime } from '../../../ui/date-time';
+import { EmptyCell } from '../../../ui/empty-cell';
+import { LoadFailed } from '../../../ui/load-failed';
+import { ColumnHeader, ScrollTable, TableHead } from '../../../ui/scroll-table';
 import { Spinner } from '../../../ui/spinner';
 import { GENERIC_ERROR, useToast } from '../../../ui/toast';
 import { waitlistCsvUrl } from '../api/export-waitlist-csv';
-import { inviteBroker } from '../api/invite-broker';
-import { listWaitlist, waitlistQueryString } from '../api/list-waitlist';
-import { formatDate } from './format';
+import { useInviteBroker } from '../api/invite-broker';
+import { useWaitlist } from '../api/list-waitlist';
 import { SortHeader } from './sort-header';
-import { ColumnHeader, ScrollTable, TableHead } from '../../app-shell/scroll-table';
 
 /** Typing pauses this long before the list is searched again. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -21,10 +25,6 @@ const FIRST_DIRECTION: Record<WaitlistSort, SortDirection> = { createdAt: 'desc'
 const fieldClasses =
   'mt-1.5 block h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-navy-600 focus:outline-2 focus:outline-offset-0 focus:outline-navy-600 sm:text-sm';
 
-type Loaded = { key: string; result: ListWaitlistResult | null };
-
-const plural = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-
 /** The waitlist: search, status filter, sortable table, CSV export of the same view, and "Invite as broker" per entry. */
 export function WaitlistPanel() {
   const toast = useToast();
@@ -33,9 +33,8 @@ export function WaitlistPanel() {
   const [sort, setSort] = useState<WaitlistSort>('createdAt');
   const [dir, setDir] = useState<SortDirection>('desc');
   const [status, setStatus] = useState<WaitlistStatus | ''>('');
-  const [reloads, setReloads] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [inviting, setInviting] = useState<ReadonlySet<string>>(new Set());
+  const inviteBroker = useInviteBroker();
 
   useEffect(() => {
     const timer = setTimeout(() => setQ(search.trim()), SEARCH_DEBOUNCE_MS);
@@ -43,23 +42,10 @@ export function WaitlistPanel() {
   }, [search]);
 
   const query = useMemo(() => ({ q: q || undefined, sort, dir, status: status || undefined }), [q, sort, dir, status]);
-  // What the list on screen was loaded for: while it differs from the current view, a newer one is on its way.
-  const key = `${waitlistQueryString(query)}#${reloads}`;
-  useEffect(() => {
-    const controller = new AbortController();
-    listWaitlist(query, controller.signal).then(
-      (result) => setLoaded({ key, result }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('Loading the waitlist failed:', error);
-        setLoaded({ key, result: null });
-      },
-    );
-    return () => controller.abort();
-  }, [query, key]);
-
-  const loading = loaded?.key !== key;
-  const result = loaded?.result ?? null;
+  const waitlist = useWaitlist(query);
+  // While a newer view is on its way, the last one stays in view, dimmed.
+  const loading = waitlist.isFetching;
+  const result = waitlist.isError ? null : (waitlist.data ?? null);
 
   function onSort(column: WaitlistSort) {
     if (column === sort) {
@@ -73,10 +59,7 @@ export function WaitlistPanel() {
   async function invite(entry: AdminWaitlistEntry) {
     setInviting((current) => new Set(current).add(entry.id));
     try {
-      const { entry: updated } = await inviteBroker(entry.id);
-      setLoaded((current) =>
-        current?.result ? { ...current, result: { ...current.result, entries: current.result.entries.map((e) => (e.id === updated.id ? updated : e)) } } : current,
-      );
+      const { entry: updated } = await inviteBroker.mutateAsync(entry.id);
       toast({ title: 'Success!', description: `Invitation sent to ${updated.email}.` });
     } catch (error) {
       const known = error instanceof ApiError && error.status >= 400 && error.status < 500;
@@ -147,14 +130,7 @@ export function WaitlistPanel() {
         ) : null}
       </p>
 
-      {loaded && !result && !loading ? (
-        <div role="alert" className="mt-4 flex flex-wrap items-center gap-4 rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800">
-          <p className="font-semibold">The waitlist could not be loaded.</p>
-          <Button variant="secondary" onClick={() => setReloads((n) => n + 1)}>
-            Try again
-          </Button>
-        </div>
-      ) : null}
+      {waitlist.isError && !loading ? <LoadFailed message="The waitlist could not be loaded." onRetry={() => void waitlist.refetch()} /> : null}
 
       {result ? (
         <ScrollTable caption={`Waitlist entries, ${sortText}`} minWidth="min-w-[60rem]" loading={loading}>
@@ -198,23 +174,23 @@ function WaitlistRow({ entry, sending, onInvite }: { entry: AdminWaitlistEntry; 
           {entry.email}
         </a>
       </td>
-      <td className="px-3 py-3 whitespace-nowrap text-slate-700">{entry.phone ?? <Empty />}</td>
-      <td className="min-w-32 px-3 py-3 text-slate-700">{entry.company ?? <Empty />}</td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-700">{entry.phone ?? <EmptyCell />}</td>
+      <td className="min-w-32 px-3 py-3 text-slate-700">{entry.company ?? <EmptyCell />}</td>
       <td className="px-3 py-3 whitespace-nowrap text-slate-700">
-        <time dateTime={entry.createdAt}>{formatDate(entry.createdAt)}</time>
+        <DateTime iso={entry.createdAt} />
       </td>
       <td className="px-3 py-3 whitespace-nowrap">
         {invited ? (
           <>
-            <span className="inline-flex rounded-full bg-accent-50 px-2.5 py-0.5 text-xs font-semibold text-accent-700 ring-1 ring-accent-100 ring-inset">Invited</span>
+            <Chip tone="green">Invited</Chip>
             {entry.invitedAt ? (
               <span className="mt-0.5 block text-xs text-slate-600">
-                <time dateTime={entry.invitedAt}>{formatDate(entry.invitedAt)}</time>
+                <DateTime iso={entry.invitedAt} />
               </span>
             ) : null}
           </>
         ) : (
-          <span className="inline-flex rounded-full bg-navy-50 px-2.5 py-0.5 text-xs font-semibold text-navy-800 ring-1 ring-navy-100 ring-inset">New</span>
+          <Chip tone="navy">New</Chip>
         )}
       </td>
       <td className="px-3 py-3 text-right whitespace-nowrap">
@@ -225,16 +201,5 @@ function WaitlistRow({ entry, sending, onInvite }: { entry: AdminWaitlistEntry; 
         </Button>
       </td>
     </tr>
-  );
-}
-
-function Empty() {
-  return (
-    <>
-      <span aria-hidden="true" className="text-slate-500">
-        —
-      </span>
-      <span className="sr-only">None</span>
-    </>
   );
 }

@@ -1,4 +1,5 @@
-import type { AuditAction } from '../../../../shared/schemas/audit';
+import type { AuditAction } from '../../../../shared/domain/audit-actions';
+import type { AuditPage } from '../../../../shared/schemas/audit';
 
 /** One page of the log: older than `before` (an event id), of one action or all. */
 export interface AuditPageQuery {
@@ -14,3 +15,10 @@ export function auditQueryString({ before, action }: AuditPageQuery): string {
   const text = params.toString();
   return text ? `?${text}` : '';
 }
+
+/** How either log pages: the first page has no `before`; each page names the next (older) one, until the last. */
+export const auditPages = {
+  initialPageParam: undefined as number | undefined,
+  getNextPageParam: (page: AuditPage) => page.nextBefore ?? undefined,
+  meta: { failure: 'Loading the audit log failed' },
+};

@@ -4,7 +4,8 @@ import { Button } from '../../../ui/button';
 import { TextField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { useErrorNotice } from '../../../ui/toast';
-import { verifyBackupCode, verifyTotp } from '../api/two-factor';
+import { verifyBackupCode } from '../api/verify-backup-code';
+import { verifyTotp } from '../api/verify-totp';
 import { AuthenticatorCodeField } from './authenticator-code-field';
 
 /** better-auth's codes for a challenge that can no longer be answered: start the sign-in again. */

@@ -5,8 +5,8 @@ import { Button } from '../../../ui/button';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
 import { useFailureNotice } from '../../app-shell/me-context';
-import { removeLogo } from '../api/remove-logo';
-import { uploadLogo } from '../api/upload-logo';
+import { useRemoveLogo } from '../api/remove-logo';
+import { useUploadLogo } from '../api/upload-logo';
 
 const kb = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KB`;
 
@@ -23,8 +23,10 @@ function logoProblem(file: File): string | null {
  * before it is sent, and removing it. The chosen file shows in the preview
  * (`onPreview`) before it is uploaded.
  */
-export function LogoPanel({ team, onChanged, onPreview }: { team: TeamView; onChanged: () => Promise<unknown>; onPreview: (url: string | null) => void }) {
+export function LogoPanel({ team, onPreview }: { team: TeamView; onPreview: (url: string | null) => void }) {
   const toast = useToast();
+  const uploadLogo = useUploadLogo(team.id);
+  const removeLogo = useRemoveLogo(team.id);
   const notifyFailure = useFailureNotice();
   const fileId = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -32,7 +34,8 @@ export function LogoPanel({ team, onChanged, onPreview }: { team: TeamView; onCh
   // The chosen file's preview is a blob: URL, released when another file replaces it or the page closes.
   const chosenUrl = useRef<string | null>(null);
   const [error, setError] = useState<string | undefined>();
-  const [working, setWorking] = useState<'upload' | 'remove' | null>(null);
+  // Each request runs until the header shows its result.
+  const working = uploadLogo.isPending || removeLogo.isPending;
 
   useEffect(
     () => () => {
@@ -62,32 +65,24 @@ export function LogoPanel({ team, onChanged, onPreview }: { team: TeamView; onCh
 
   async function upload() {
     if (!chosen || working) return;
-    setWorking('upload');
     try {
-      await uploadLogo(team.id, chosen.file);
+      await uploadLogo.mutateAsync(chosen.file);
       forget();
-      await onChanged();
       toast({ title: 'Success!', description: 'Your logo has been updated.' });
     } catch (failure) {
       // 413 and 415 say what is wrong with the file: show it by the field.
       if (failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401 && failure.status !== 404) setError(failure.message);
       notifyFailure('Uploading the logo failed', failure);
-    } finally {
-      setWorking(null);
     }
   }
 
   async function remove() {
     if (working) return;
-    setWorking('remove');
     try {
-      await removeLogo(team.id);
-      await onChanged();
+      await removeLogo.mutateAsync();
       toast({ title: 'Success!', description: 'Your logo has been removed.' });
     } catch (failure) {
       notifyFailure('Removing the logo failed', failure);
-    } finally {
-      setWorking(null);
     }
   }
 
@@ -106,8 +101,8 @@ export function LogoPanel({ team, onChanged, onPreview }: { team: TeamView; onCh
           )}
         </div>
         {team.logoUrl ? (
-          <Button variant="secondary" onClick={() => void remove()} disabled={working !== null}>
-            {working === 'remove' ? <Spinner /> : null}
+          <Button variant="secondary" onClick={() => void remove()} disabled={working}>
+            {removeLogo.isPending ? <Spinner /> : null}
             Remove logo
           </Button>
         ) : null}
@@ -136,8 +131,8 @@ export function LogoPanel({ team, onChanged, onPreview }: { team: TeamView; onCh
           </p>
         ) : null}
       </div>
-      <Button onClick={() => void upload()} disabled={!chosen || working !== null} className="mt-4">
-        {working === 'upload' ? <Spinner /> : null}
+      <Button onClick={() => void upload()} disabled={!chosen || working} className="mt-4">
+        {uploadLogo.isPending ? <Spinner /> : null}
         Upload logo
       </Button>
     </div>

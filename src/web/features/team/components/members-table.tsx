@@ -2,8 +2,8 @@ import type { TeamMemberView } from '../../../../shared/schemas/teams';
 import { Button } from '../../../ui/button';
 import { DateTime } from '../../../ui/date-time';
 import { Spinner } from '../../../ui/spinner';
-import { Chip } from './chip';
-import { ColumnHeader, ScrollTable, TableHead } from '../../app-shell/scroll-table';
+import { Chip } from '../../../ui/chip';
+import { ColumnHeader, ScrollTable, TableHead } from '../../../ui/scroll-table';
 
 export type MemberAction = 'promote' | 'demote' | 'remove';
 
@@ -16,7 +16,6 @@ export function MembersTable({
   myUserId,
   canManage,
   busy,
-  loading,
   onAction,
 }: {
   members: TeamMemberView[];
@@ -24,12 +23,11 @@ export function MembersTable({
   canManage: boolean;
   /** The members with a request under way. */
   busy: ReadonlySet<string>;
-  loading: boolean;
   onAction: (action: MemberAction, member: TeamMemberView) => void;
 }) {
   const owners = members.filter((m) => m.role === 'owner').length;
   return (
-    <ScrollTable caption="Team members" minWidth="min-w-[48rem]" loading={loading}>
+    <ScrollTable caption="Team members" minWidth="min-w-[48rem]">
       <TableHead>
         <ColumnHeader>Name</ColumnHeader>
         <ColumnHeader>E-mail</ColumnHeader>

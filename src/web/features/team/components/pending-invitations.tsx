@@ -3,8 +3,8 @@ import type { PendingInvitation } from '../../../../shared/schemas/teams';
 import { Button } from '../../../ui/button';
 import { DateTime } from '../../../ui/date-time';
 import { Spinner } from '../../../ui/spinner';
-import { Chip } from './chip';
-import { ColumnHeader, ScrollTable, TableHead } from '../../app-shell/scroll-table';
+import { Chip } from '../../../ui/chip';
+import { ColumnHeader, ScrollTable, TableHead } from '../../../ui/scroll-table';
 
 export type InvitationAction = 'resend' | 'withdraw';
 
@@ -12,13 +12,11 @@ export type InvitationAction = 'resend' | 'withdraw';
 export function PendingInvitations({
   invitations,
   busy,
-  loading,
   onAction,
 }: {
   invitations: PendingInvitation[];
   /** The invitations with a request under way. */
   busy: ReadonlySet<string>;
-  loading: boolean;
   onAction: (action: InvitationAction, invitation: PendingInvitation) => void;
 }) {
   const headingId = useId();
@@ -30,7 +28,7 @@ export function PendingInvitations({
       {invitations.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">No invitations are waiting to be accepted.</p>
       ) : (
-        <ScrollTable caption="Invitations not accepted yet" minWidth="min-w-[40rem]" loading={loading}>
+        <ScrollTable caption="Invitations not accepted yet" minWidth="min-w-[40rem]">
           <TableHead>
             <ColumnHeader>E-mail</ColumnHeader>
             <ColumnHeader>Sent</ColumnHeader>

@@ -1,8 +1,6 @@
 import type { JoinWaitlistInput, JoinWaitlistResult } from '../../../../shared/schemas/waitlist';
 import { apiFetch } from '../../../lib/api-client';
 
-export const JOIN_WAITLIST_PATH = '/api/waitlist';
-
-export function joinWaitlist(input: JoinWaitlistInput, signal?: AbortSignal): Promise<JoinWaitlistResult> {
-  return apiFetch<JoinWaitlistResult>(JOIN_WAITLIST_PATH, { method: 'POST', body: input, signal });
+export function joinWaitlist(input: JoinWaitlistInput): Promise<JoinWaitlistResult> {
+  return apiFetch<JoinWaitlistResult>('/api/waitlist', { method: 'POST', body: input });
 }

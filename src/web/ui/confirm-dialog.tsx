@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { Button } from '../../../ui/button';
-import { Spinner } from '../../../ui/spinner';
+import { Button } from './button';
+import { Spinner } from './spinner';
 
 // The confirming button is red. Kept here rather than as a Button variant, whose classes
-// would ship in the public pages' render-blocking stylesheet.
+// would ship in the public pages' render-blocking stylesheet (styles.css leaves this file out).
 const dangerClasses =
   'inline-flex h-10 items-center justify-center gap-2 rounded-lg bg-red-700 px-4 text-sm font-semibold text-white transition-colors hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:opacity-70';
 

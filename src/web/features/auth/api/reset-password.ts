@@ -1,10 +1,6 @@
 import type { ResetPassword } from '../../../../shared/schemas/password-reset';
 import { apiFetch } from '../../../lib/api-client';
 
-export function requestPasswordReset(email: string) {
-  return apiFetch<unknown>('/api/auth/request-password-reset', { method: 'POST', body: { email } });
-}
-
 export function resetPassword(input: ResetPassword) {
   return apiFetch<unknown>('/api/auth/reset-password', { method: 'POST', body: input });
 }

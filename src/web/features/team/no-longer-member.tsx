@@ -1,9 +1,19 @@
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
+import { AppNotFound } from '../app-shell/app-not-found';
+import { useFormerTeam } from '../app-shell/me-context';
 
-/** A team page after the person was removed from the team while using the app. */
-export function NoLongerMember({ teamName }: { teamName: string }) {
+/**
+ * The team's pages to someone without a team: after being removed from it
+ * while using the app, they are told so; anyone else gets the not-found page.
+ */
+export function NoLongerMember() {
+  const teamName = useFormerTeam();
+  return teamName ? <RemovedFrom teamName={teamName} /> : <AppNotFound />;
+}
+
+function RemovedFrom({ teamName }: { teamName: string }) {
   useDocumentTitle('No longer a member');
   return (
     <div className="py-16 text-center">

@@ -1,15 +1,15 @@
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { ButtonLink } from '../../ui/button';
-import { useMe } from './me-context';
+import { useMe } from '../app-shell/me-context';
 
 /**
  * The pipeline at /app. Until loan files exist it is the first-run notice;
  * a broker who has not founded their team yet is sent to do that first.
  */
-export function PipelinePage() {
+export default function PipelinePage() {
   useDocumentTitle('Pipeline');
-  const { me } = useMe();
+  const me = useMe();
   const needsTeam = me.broker && !me.team;
   return (
     <>

@@ -4,8 +4,3 @@ import { apiFetch } from '../../../lib/api-client';
 export function verifyTotp(code: string) {
   return apiFetch<unknown>('/api/auth/two-factor/verify-totp', { method: 'POST', body: { code } });
 }
-
-/** The same with one of the account's one-time backup codes. */
-export function verifyBackupCode(code: string) {
-  return apiFetch<unknown>('/api/auth/two-factor/verify-backup-code', { method: 'POST', body: { code } });
-}

@@ -1,9 +1,14 @@
+import { useState } from 'react';
+import type { AuditAction } from '../../../shared/domain/audit-actions';
 import { useDocumentTitle } from '../../lib/use-page-title';
-import { AuditLog } from './components/audit-log';
+import { usePlatformAudit } from '../audit/api/list-platform-audit';
+import { AuditLog } from '../audit/components/audit-log';
 
 /** /app/admin/audit, for platform admins: everything the platform recorded, every team's included. */
 export default function AdminAuditPage() {
   useDocumentTitle('Audit log — Admin');
+  const [action, setAction] = useState<AuditAction | undefined>();
+  const log = usePlatformAudit(action);
   return (
     <>
       <p className="text-sm font-semibold text-navy-700">Admin</p>
@@ -11,7 +16,7 @@ export default function AdminAuditPage() {
       <p className="mt-2 max-w-2xl text-slate-600">
         Every sign-in, invitation and change on the platform, across all teams. Entries are never edited or deleted.
       </p>
-      <AuditLog teamId={null} />
+      <AuditLog log={log} action={action} onAction={setAction} />
     </>
   );
 }

@@ -1,0 +1,17 @@
+import { lazy } from 'react';
+import { paths } from '../../lib/paths';
+import type { AppRoute } from '../app-shell/app-route';
+
+/** The admin console, for platform admins; /app/admin opens the waitlist. */
+export const adminRoutes: AppRoute[] = [
+  {
+    path: paths.admin,
+    label: 'Admin',
+    nav: 'Admin',
+    guard: (me) => me.platformAdmin,
+    pages: [
+      { path: paths.adminWaitlist, page: lazy(() => import('./admin-waitlist-page')), tab: 'Waitlist' },
+      { path: paths.adminAudit, page: lazy(() => import('./admin-audit-page')), tab: 'Audit log' },
+    ],
+  },
+];

@@ -1,0 +1,9 @@
+import { lazy } from 'react';
+import { paths } from '../../lib/paths';
+import type { AppRoute } from '../app-shell/app-route';
+
+export const securityRoutes: AppRoute[] = [
+  { path: paths.security, page: lazy(() => import('./security-page')) },
+  // Where the shell sends everyone who must enrol an authenticator first.
+  { path: paths.securitySetup, page: lazy(() => import('./security-setup-page')) },
+];
