@@ -1,13 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { buildApp } from './app';
 import { pickEncoding } from './platform/site/static-site';
-import { backends, createTestDatabase, type TestDatabase } from '../test/databases';
-import { testConfig } from '../test/config';
+import { setupApi } from '../test/api';
+import { backends } from '../test/databases';
 
 /** A minimal built site, shaped like scripts/prerender.mjs's output. */
 function fakeDist(): string {
@@ -24,30 +22,17 @@ function fakeDist(): string {
 }
 
 describe.each(backends)('app shell on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({
-      config: testConfig({ BRAND_NAME: 'Acme <Loans>', CONTACT_EMAIL: 'deals@acme.test' }),
-      database,
-      distDir: fakeDist(),
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
-  });
+  const api = setupApi(backend, { env: { BRAND_NAME: 'Acme <Loans>', CONTACT_EMAIL: 'deals@acme.test' }, distDir: fakeDist() });
 
   it('reports health and readiness', async () => {
-    expect((await app.inject('/healthz')).json()).toEqual({ status: 'ok' });
-    const ready = await app.inject('/readyz');
+    expect((await api.as().get('/healthz')).json()).toEqual({ status: 'ok' });
+    const ready = await api.as().get('/readyz');
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready' });
   });
 
   it('serves prerendered pages with the configured brand, escaped', async () => {
-    const response = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+    const response = await api.as().get('/', { headers: { accept: 'text/html' } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/html');
     expect(response.body).toContain('<title>Acme &lt;Loans&gt;</title>');
@@ -57,31 +42,31 @@ describe.each(backends)('app shell on %s', (backend) => {
     const config = JSON.parse(meta.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'));
     expect(config).toMatchObject({ brandName: 'Acme <Loans>', contactEmail: 'deals@acme.test' });
     for (const url of ['/signin', '/join-waitlist', '/signin/']) {
-      expect((await app.inject({ url, headers: { accept: 'text/html' } })).statusCode).toBe(200);
+      expect((await api.as().get(url, { headers: { accept: 'text/html' } })).statusCode).toBe(200);
     }
   });
 
   it('compresses pages for clients that accept it', async () => {
-    const plain = await app.inject({ url: '/', headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
+    const plain = await api.as().get('/', { headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
-    const br = await app.inject({ url: '/', headers: { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await api.as().get('/', { headers: { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' } });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toContain('accept-encoding');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
-    const gzip = await app.inject({ url: '/signin', headers: { accept: 'text/html', 'accept-encoding': 'gzip' } });
+    const gzip = await api.as().get('/signin', { headers: { accept: 'text/html', 'accept-encoding': 'gzip' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString()).toContain('signIn of Acme');
   });
 
   it('answers unknown pages with the not-found page and a real 404', async () => {
-    const response = await app.inject({ url: '/no/such/page', headers: { accept: 'text/html' } });
+    const response = await api.as().get('/no/such/page', { headers: { accept: 'text/html' } });
     expect(response.statusCode).toBe(404);
     expect(response.body).toContain('<h1>404</h1>');
   });
 
   it('answers unknown API paths with a JSON 404, whatever the client accepts', async () => {
     for (const [method, url] of [['GET', '/api/nothing'], ['POST', '/api/loans'], ['GET', '/api']] as const) {
-      const response = await app.inject({ method, url, headers: { accept: 'text/html' } });
+      const response = await api.app.inject({ method, url, headers: { accept: 'text/html' } });
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toContain('application/problem+json');
       expect(response.json()).toMatchObject({ status: 404, code: 'not_found' });
@@ -89,7 +74,7 @@ describe.each(backends)('app shell on %s', (backend) => {
   });
 
   it('sends security headers: CSP without inline scripts, nosniff, referrer policy, no HSTS on plain HTTP', async () => {
-    const response = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+    const response = await api.as().get('/', { headers: { accept: 'text/html' } });
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
@@ -101,23 +86,21 @@ describe.each(backends)('app shell on %s', (backend) => {
   });
 
   it('caches hashed assets for a year and other files briefly', async () => {
-    const asset = await app.inject('/assets/app-abc123.js');
+    const asset = await api.as().get('/assets/app-abc123.js');
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const robots = await app.inject('/robots.txt');
+    const robots = await api.as().get('/robots.txt');
     expect(robots.headers['cache-control']).toBe('public, max-age=3600');
   });
 });
 
 describe('behind HTTPS', () => {
+  const api = setupApi('pglite', { env: { PUBLIC_URL: 'https://loans.example.com' } });
+
   it('sends HSTS when the public URL is https', async () => {
-    const database = await createTestDatabase('pglite');
-    const app = await buildApp({ config: testConfig({ PUBLIC_URL: 'https://loans.example.com' }), database, distDir: '/nonexistent' });
-    const response = await app.inject('/healthz');
+    const response = await api.as().get('/healthz');
     expect(response.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
     expect(String(response.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
-    await app.close();
-    await database.destroy();
   });
 });
 

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { waitlistEntry } from './db/schema';
-import { backends, createTestDatabase, type TestDatabase } from '../test/databases';
-import { testConfig } from '../test/config';
+import { setupApi } from '../test/api';
+import { backends } from '../test/databases';
+import { createCast } from '../test/factories';
 import { rawRequest } from '../test/http';
-import { createPeople, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../test/people';
+import { invitationTokenFor, PEOPLE_PASSWORD, type People } from '../test/people';
 
 const UNSAFE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -40,24 +39,14 @@ const nastyBody: fc.Arbitrary<string> = fc.oneof(
 );
 
 describe.each(backends)('request guards on every route, on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  let people: People;
-  let baseUrl: string;
   // Behind a trusted proxy: each request names its client address, so per-client limits stay out of the way.
-  const config = testConfig({ TRUST_PROXY: 'true' });
+  const api = setupApi(backend, { env: { TRUST_PROXY: 'true' }, listen: true });
+  let people: People;
   let clients = 0;
   const nextClient = () => `10.9.${(++clients >> 8) & 255}.${clients & 255}`;
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({ config, database, distDir: '/nonexistent' });
-    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-    people = await createPeople(app, database.db, config, 'rg');
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
+    people = await createCast(api, 'rg');
   });
 
   /**
@@ -69,10 +58,10 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
     url.endsWith('/*') ? {} : { cookie: (url.startsWith('/api/admin') ? people.admin : people.ownerA).cookie };
 
   const send = (method: string, path: string, options: { cookie?: string; body?: string; headers?: Record<string, string> } = {}) =>
-    rawRequest(baseUrl, { method, path, ...(options.body === undefined ? {} : { body: options.body }), headers: { 'x-forwarded-for': nextClient(), ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers } });
+    rawRequest(api.baseUrl, { method, path, ...(options.body === undefined ? {} : { body: options.body }), headers: { 'x-forwarded-for': nextClient(), ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers } });
 
   it('refuses a foreign Origin on every state-changing route, whatever the spelling of its path', async () => {
-    const unsafe = app.routeAccessTable.filter((route) => UNSAFE_METHODS.includes(route.method));
+    const unsafe = api.app.routeAccessTable.filter((route) => UNSAFE_METHODS.includes(route.method));
     expect(unsafe.length).toBeGreaterThan(10);
     for (const route of unsafe) {
       const path = concrete(route.url, people.teamA);
@@ -87,10 +76,10 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
   });
 
   it('keeps a page on another origin from inviting a waitlist entry through an encoded path', async () => {
-    const [entry] = await database.db.insert(waitlistEntry).values({ fullName: 'Wendy Waitlist', email: 'wendy@rg.test' }).returning();
+    const [entry] = await api.db.insert(waitlistEntry).values({ fullName: 'Wendy Waitlist', email: 'wendy@rg.test' }).returning();
     const attack = await send('POST', `/%61pi/admin/waitlist/${entry?.id}/invite`, { cookie: people.admin.cookie, headers: { origin: 'http://localhost:3001' } });
     expect(attack.statusCode).toBe(403);
-    const [after] = await database.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, entry?.id ?? ''));
+    const [after] = await api.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, entry?.id ?? ''));
     expect(after?.invitedAt).toBeNull();
   });
 
@@ -146,19 +135,19 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
     const email = 'five-tabs@rg.test';
     const invited = await send('POST', `/api/teams/${people.teamA}/invitations`, { cookie: people.ownerA.cookie, body: JSON.stringify({ email }) });
     expect(invited.statusCode, invited.body).toBe(201);
-    const token = await invitationTokenFor(database.db, email);
+    const token = await invitationTokenFor(api.db, email);
     const body = JSON.stringify({ token, name: 'Fay Fivetabs', password: 'five tabs one account' });
     const answers = await Promise.all(Array.from({ length: 5 }, () => send('POST', '/api/invitations/accept', { body })));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 410, 410, 410, 410]);
   });
 
   it('never answers 5xx to any body sent to any route (property-based, every JSON endpoint)', async () => {
-    const withBody = app.routeAccessTable.filter((route) => UNSAFE_METHODS.includes(route.method));
+    const withBody = api.app.routeAccessTable.filter((route) => UNSAFE_METHODS.includes(route.method));
     for (const route of withBody) {
       await fc.assert(
         fc.asyncProperty(nastyBody, async (body) => {
           const path = concrete(route.url, people.teamA);
-          const response = await app.inject({ method: route.method as 'POST', url: path, payload: body, headers: { 'content-type': 'application/json', ...cookieFor(route.url) }, remoteAddress: nextClient() });
+          const response = await api.app.inject({ method: route.method as 'POST', url: path, payload: body, headers: { 'content-type': 'application/json', ...cookieFor(route.url) }, remoteAddress: nextClient() });
           expect(response.statusCode, `${route.method} ${path} ${body.slice(0, 200)} → ${response.body.slice(0, 300)}`).toBeLessThan(500);
         }),
         { numRuns: 20 },
@@ -167,14 +156,14 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
   });
 
   it('never answers 5xx to any query string on any GET route (property-based)', async () => {
-    const reads = app.routeAccessTable.filter((route) => route.method === 'GET' && route.url.startsWith('/api'));
+    const reads = api.app.routeAccessTable.filter((route) => route.method === 'GET' && route.url.startsWith('/api'));
     const query = fc.dictionary(fc.constantFrom('q', 'sort', 'dir', 'status', 'action', 'before', 'limit', 'disableCookieCache', 'x'), fc.string({ unit: 'binary', maxLength: 40 }), { maxKeys: 4 });
     for (const route of reads) {
       await fc.assert(
         fc.asyncProperty(query, async (params) => {
           const search = new URLSearchParams(params).toString();
           const path = `${concrete(route.url, people.teamA)}?${search}`;
-          const response = await app.inject({ method: 'GET', url: path, headers: cookieFor(route.url), remoteAddress: nextClient() });
+          const response = await api.app.inject({ method: 'GET', url: path, headers: cookieFor(route.url), remoteAddress: nextClient() });
           expect(response.statusCode, `${path} → ${response.body.slice(0, 300)}`).toBeLessThan(500);
         }),
         { numRuns: 15 },

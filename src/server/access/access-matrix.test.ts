@@ -1,10 +1,10 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decideAccess, decideLoanAccess, LOAN_ACTIONS, mustEnrolMfa, requiresMfa, type Principal, type RouteAccess, type SignedInPrincipal } from '../../shared/domain/access';
 import type { Me } from '../../shared/schemas/me';
 import { createPeople, PEOPLE_PASSWORD, type People } from '../../test/people';
-import { buildApp } from '../app';
-import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
+import { setupApi } from '../../test/api';
+import { backends, createTestDatabase } from '../../test/databases';
 import { testAuth, testConfig } from '../../test/config';
 import { registerAccessLayer } from './access';
 
@@ -101,23 +101,16 @@ describe('decideLoanAccess', () => {
 type Who = 'anonymous' | 'admin' | 'newAdmin' | 'ownerA' | 'assistantA' | 'newAssistantA' | 'ownerB' | 'borrower';
 
 describe.each(backends)('role × endpoint matrix on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
+  const api = setupApi(backend);
+  // The cast comes through the real flows (invitations, enrolment), as the people it stands for do.
   let people: People;
   let pendingInvitation: string;
-  const config = testConfig();
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({ config, database, distDir: '/nonexistent' });
-    people = await createPeople(app, database.db, config);
-    const invited = await app.inject({ method: 'POST', url: `/api/teams/${people.teamA}/invitations`, headers: { cookie: people.ownerA.cookie }, payload: { email: 'pending@people.test' } });
+    people = await createPeople(api.app, api.db, api.config);
+    const invited = await api.as(people.ownerA).post(`/api/teams/${people.teamA}/invitations`, { email: 'pending@people.test' });
     pendingInvitation = (invited.json() as { id: string }).id;
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
-  });
 
   /** Who each caller is, written out by hand: the server must resolve each cookie to exactly this. */
   const principalOf = (who: Who): Principal => {
@@ -158,8 +151,8 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
       .replace(/\*$/, 'get-session');
 
   it('covers every API route the app has, each with a declared access', () => {
-    const api = app.routeAccessTable.filter((r) => r.url.startsWith('/api'));
-    expect(api.map((r) => `${r.method} ${r.url} ${r.access}`).sort()).toEqual(
+    const apiRoutes = api.app.routeAccessTable.filter((r) => r.url.startsWith('/api'));
+    expect(apiRoutes.map((r) => `${r.method} ${r.url} ${r.access}`).sort()).toEqual(
       [
         'DELETE /api/teams/:teamId/invitations/:invitationId team-owner',
         'DELETE /api/teams/:teamId/logo team-owner',
@@ -200,7 +193,7 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
 
   it('resolves each caller to the principal the table is asked about', async () => {
     for (const who of ['admin', 'newAdmin', 'ownerA', 'assistantA', 'newAssistantA', 'ownerB', 'borrower'] as const) {
-      const me = (await app.inject({ url: '/api/me', headers: { cookie: cookieOf(who) } })).json() as Me;
+      const me = (await api.as(cookieOf(who)).get('/api/me')).json() as Me;
       const expected = principalOf(who) as SignedInPrincipal;
       expect({ platformAdmin: me.platformAdmin, broker: me.broker, mfaEnrolled: me.mfaEnrolled, team: me.team && { id: me.team.id, role: me.team.role } }, who).toEqual({
         platformAdmin: expected.platformAdmin,
@@ -212,13 +205,13 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
   });
 
   it('answers each cell as the shared table decides', async () => {
-    const hiddenBody = (await app.inject({ url: '/api/__no_such_route__' })).json();
+    const hiddenBody = (await api.as().get('/api/__no_such_route__')).json();
     const whos: Who[] = ['anonymous', 'admin', 'newAdmin', 'ownerA', 'assistantA', 'newAssistantA', 'ownerB', 'borrower'];
-    const routes = app.routeAccessTable.filter((r) => r.url.startsWith('/api'));
+    const routes = api.app.routeAccessTable.filter((r) => r.url.startsWith('/api'));
     const cells: string[] = [];
     for (const route of routes) {
       for (const who of whos) {
-        const response = await app.inject({
+        const response = await api.app.inject({
           method: route.method as 'GET',
           url: concrete(route.url),
           headers: cookieOf(who) ? { cookie: cookieOf(who) } : {},
@@ -250,15 +243,15 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
 
   it('lets an admin before MFA reach their profile and the enrolment endpoints, and nothing of the admin console', async () => {
     const { cookie } = people.newAdmin;
-    const me = await app.inject({ url: '/api/me', headers: { cookie } });
+    const me = await api.as(cookie).get('/api/me');
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ platformAdmin: true, mfaEnrolled: false, mustEnrolMfa: true });
     // Starting an enrolment is open to them (it enrols nothing until a code confirms it).
-    const enable = await app.inject({ method: 'POST', url: '/api/auth/two-factor/enable', headers: { cookie }, payload: { password: PEOPLE_PASSWORD } });
+    const enable = await api.as(cookie).post('/api/auth/two-factor/enable', { password: PEOPLE_PASSWORD });
     expect(enable.statusCode, enable.body).toBe(200);
     expect((enable.json() as { totpURI: string }).totpURI).toMatch(/^otpauth:\/\/totp\//);
     for (const url of ['/api/admin/waitlist', '/api/admin/waitlist.csv', '/api/admin/audit', '/api/admin/jobs']) {
-      const response = await app.inject({ url, headers: { cookie } });
+      const response = await api.as(cookie).get(url);
       expect(response.statusCode, url).toBe(401);
       expect(response.json(), url).toMatchObject({ code: 'mfa_required' });
       expect(response.body, url).not.toContain('@people.test');

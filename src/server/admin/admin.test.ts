@@ -1,16 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FailedJob, ListWaitlistResult } from '../../shared/schemas/admin';
 import type { AuditPage } from '../../shared/schemas/audit';
-import { buildApp } from '../app';
-import { createCredentialUser } from '../auth/auth';
 import { invitation, job, waitlistEntry } from '../db/schema';
-import { grantPlatformAdmin } from '../accounts/accounts.queries';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
-import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testAuth, testConfig } from '../../test/config';
+import { setupApi, type Caller } from '../../test/api';
+import { backends } from '../../test/databases';
+import { createAccount, createAdmin, createWaitlistEntry, signedIn, type Person } from '../../test/factories';
 import { cookieFrom } from '../../test/http';
 import { enrolTotp } from '../../test/people';
 import { csvCell } from './admin.csv';
@@ -43,58 +40,40 @@ describe('CSV cells', () => {
 });
 
 describe.each(backends)('admin console API on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
   let nudges = 0;
-  let adminId = '';
-  const config = testConfig();
-  const cookies = { admin: '', member: '' };
+  const api = setupApi(backend, { onJobsEnqueued: () => nudges++ });
+  let admin: Person;
+  let member: Person;
+  /** Requests as the enrolled platform admin. */
+  let asAdmin: Caller;
   const ids: Record<string, string> = {};
 
-  const signIn = async (email: string, password = PASSWORD) => {
-    const response = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email, password } });
-    expect(response.statusCode).toBe(200);
-    return cookieFrom(response);
-  };
-  const asAdmin = (method: 'GET' | 'POST', url: string) => app.inject({ method, url, headers: { cookie: cookies.admin } });
   const list = async (query: string) => {
-    const response = await asAdmin('GET', `/api/admin/waitlist${query}`);
+    const response = await asAdmin.get(`/api/admin/waitlist${query}`);
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as ListWaitlistResult;
   };
   const emailsOf = (result: ListWaitlistResult) => result.entries.map((e) => e.email);
   const mailsTo = async (to: string) =>
-    (await database.db.select().from(job).where(eq(job.queue, MAIL_QUEUE))).map((row) => row.payload as MailMessage).filter((mail) => mail.to === to);
+    (await api.db.select().from(job).where(eq(job.queue, MAIL_QUEUE))).map((row) => row.payload as MailMessage).filter((mail) => mail.to === to);
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({ config, database, distDir: '/nonexistent', onJobsEnqueued: () => nudges++ });
-    const auth = testAuth(database.db, config);
-    const admin = await createCredentialUser(auth, { email: 'admin@console.test', name: 'Admin', password: PASSWORD });
-    await grantPlatformAdmin(database.db, admin.id);
-    adminId = admin.id;
-    await createCredentialUser(auth, { email: 'member@console.test', name: 'Member', password: PASSWORD });
     // Admins see personal data: the console opens only after an authenticator is enrolled.
-    cookies.admin = (await enrolTotp(app, await signIn('admin@console.test'), PASSWORD)).cookie;
-    cookies.member = await signIn('member@console.test');
+    admin = await createAdmin(api, { email: 'admin@console.test', name: 'Admin', password: PASSWORD });
+    asAdmin = api.as(admin);
+    member = await signedIn(api, await createAccount(api, { email: 'member@console.test', name: 'Member', password: PASSWORD }));
 
     const day = (n: number) => new Date(Date.UTC(2025, 0, n, 12));
-    const rows = await database.db
-      .insert(waitlistEntry)
-      .values([
-        { fullName: 'Dana Broker', email: 'dana@keystone.test', phone: '+1 555 010 0199', company: 'Keystone Lending', createdAt: day(1) },
-        { fullName: 'ray Investor', email: 'RAY@Example.com', company: 'Ray Holdings LLC', createdAt: day(2) },
-        { fullName: '=HYPERLINK("http://evil.test","click")', email: 'evil@example.com', phone: '@SUM(1)', company: 'Acme, "Quoted" Inc.', createdAt: day(3) },
-        { fullName: 'Pat Percent', email: 'pat@example.com', company: '100% Lending', createdAt: day(4) },
-        { fullName: 'Una Underscore', email: 'una_score@example.com', createdAt: day(5) },
-        { fullName: 'Ivy Invited', email: 'ivy@example.com', company: 'Birch Capital', status: 'invited', invitedAt: day(7), createdAt: day(6) },
-      ])
-      .returning();
-    for (const row of rows) ids[row.email] = row.id;
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
+    for (const entry of [
+      { fullName: 'Dana Broker', email: 'dana@keystone.test', phone: '+1 555 010 0199', company: 'Keystone Lending', createdAt: day(1) },
+      { fullName: 'ray Investor', email: 'RAY@Example.com', company: 'Ray Holdings LLC', createdAt: day(2) },
+      { fullName: '=HYPERLINK("http://evil.test","click")', email: 'evil@example.com', phone: '@SUM(1)', company: 'Acme, "Quoted" Inc.', createdAt: day(3) },
+      { fullName: 'Pat Percent', email: 'pat@example.com', company: '100% Lending', createdAt: day(4) },
+      { fullName: 'Una Underscore', email: 'una_score@example.com', createdAt: day(5) },
+      { fullName: 'Ivy Invited', email: 'ivy@example.com', company: 'Birch Capital', status: 'invited', invitedAt: day(7), createdAt: day(6) },
+    ] as const) {
+      ids[entry.email] = (await createWaitlistEntry(api, entry)).id;
+    }
   });
 
   it('lists every entry, newest first, with all its fields', async () => {
@@ -147,14 +126,14 @@ describe.each(backends)('admin console API on %s', (backend) => {
   });
 
   it('answers bad query parameters with a 400 naming each of them', async () => {
-    const response = await asAdmin('GET', `/api/admin/waitlist?sort=password&dir=up&status=gone&q=${'x'.repeat(201)}`);
+    const response = await asAdmin.get(`/api/admin/waitlist?sort=password&dir=up&status=gone&q=${'x'.repeat(201)}`);
     expect(response.statusCode).toBe(400);
     expect(response.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['dir', 'q', 'sort', 'status']);
-    expect((await asAdmin('GET', '/api/admin/waitlist?sort=email&sort=company')).statusCode).toBe(400);
+    expect((await asAdmin.get('/api/admin/waitlist?sort=email&sort=company')).statusCode).toBe(400);
   });
 
   it('exports the current filter as CSV with RFC 4180 quoting and formula cells defused', async () => {
-    const response = await asAdmin('GET', '/api/admin/waitlist.csv?q=example&sort=email&dir=asc');
+    const response = await asAdmin.get('/api/admin/waitlist.csv?q=example&sort=email&dir=asc');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="waitlist-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -172,23 +151,23 @@ describe.each(backends)('admin console API on %s', (backend) => {
       'ray Investor,RAY@Example.com,,Ray Holdings LLC,new,2025-01-02T12:00:00.000Z,,1',
       'Una Underscore,una_score@example.com,,,new,2025-01-05T12:00:00.000Z,,1',
     ]);
-    const dana = await asAdmin('GET', '/api/admin/waitlist.csv?q=keystone');
+    const dana = await asAdmin.get('/api/admin/waitlist.csv?q=keystone');
     expect(dana.body).toContain(`Dana Broker,dana@keystone.test,'+1 555 010 0199,Keystone Lending,`);
   });
 
   it('invites an entry as a broker: marks it invited and mails a link that opens a broker invitation', async () => {
     const before = nudges;
-    const response = await asAdmin('POST', `/api/admin/waitlist/${ids['RAY@Example.com']}/invite`);
+    const response = await asAdmin.post(`/api/admin/waitlist/${ids['RAY@Example.com']}/invite`);
     expect(response.statusCode, response.body).toBe(200);
     const result = response.json();
     expect(result.entry).toMatchObject({ id: ids['RAY@Example.com'], status: 'invited', invitedAt: expect.any(String) });
     expect(result.invitation).toEqual({ email: 'RAY@Example.com', expiresAt: expect.any(String) });
     expect(nudges).toBe(before + 1);
 
-    const [stored] = await database.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, ids['RAY@Example.com'] ?? ''));
+    const [stored] = await api.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, ids['RAY@Example.com'] ?? ''));
     expect(stored).toMatchObject({ status: 'invited', invitedAt: expect.any(Date) });
-    const [invited] = await database.db.select().from(invitation).where(and(eq(invitation.email, 'RAY@Example.com'), eq(invitation.role, 'broker')));
-    expect(invited?.invitedBy).toBe(adminId);
+    const [invited] = await api.db.select().from(invitation).where(and(eq(invitation.email, 'RAY@Example.com'), eq(invitation.role, 'broker')));
+    expect(invited?.invitedBy).toBe(admin.userId);
 
     const [mail, ...more] = await mailsTo('RAY@Example.com');
     expect(more).toHaveLength(0);
@@ -197,23 +176,23 @@ describe.each(backends)('admin console API on %s', (backend) => {
     const link = /http:\/\/localhost:3000\/invite#([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '');
     expect(link).not.toBeNull();
     const token = link?.[1] ?? '';
-    const lookup = await app.inject({ method: 'POST', url: '/api/invitations/lookup', payload: { token } });
+    const lookup = await api.as().post('/api/invitations/lookup', { token });
     expect(lookup.statusCode).toBe(200);
     expect(lookup.json()).toMatchObject({ email: 'RAY@Example.com', role: 'broker', hasAccount: false });
 
     // Accepting creates the broker's account with the right to found a team, and nothing more: no admin rights.
-    const accepted = await app.inject({ method: 'POST', url: '/api/invitations/accept', payload: { token, name: 'Ray Investor', password: BROKER_PASSWORD } });
+    const accepted = await api.as().post('/api/invitations/accept', { token, name: 'Ray Investor', password: BROKER_PASSWORD });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json()).toEqual({ redirectTo: '/app/team/new', twoFactorRequired: false });
-    const me = await app.inject({ url: '/api/me', headers: { cookie: cookieFrom(accepted) } });
+    const me = await api.as(cookieFrom(accepted)).get('/api/me');
     // A broker enrols an authenticator before founding the team.
     expect(me.json()).toMatchObject({ user: { email: 'ray@example.com' }, platformAdmin: false, broker: true, mfaEnrolled: false, mustEnrolMfa: true, team: null });
-    expect((await app.inject({ url: '/api/admin/waitlist', headers: { cookie: cookieFrom(accepted) } })).statusCode).toBe(404);
+    expect((await api.as(cookieFrom(accepted)).get('/api/admin/waitlist')).statusCode).toBe(404);
   });
 
   it('invites an already invited entry again with a fresh invitation', async () => {
-    const first = await asAdmin('POST', `/api/admin/waitlist/${ids['ivy@example.com']}/invite`);
-    const second = await asAdmin('POST', `/api/admin/waitlist/${ids['ivy@example.com']}/invite`);
+    const first = await asAdmin.post(`/api/admin/waitlist/${ids['ivy@example.com']}/invite`);
+    const second = await asAdmin.post(`/api/admin/waitlist/${ids['ivy@example.com']}/invite`);
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
     expect(second.json().entry.status).toBe('invited');
@@ -223,18 +202,18 @@ describe.each(backends)('admin console API on %s', (backend) => {
   });
 
   it('answers an unknown entry with 404 and a malformed id with 400, and queues nothing', async () => {
-    const jobs = await database.db.$count(job);
-    const unknown = await asAdmin('POST', '/api/admin/waitlist/5b0e2a8c-8f5d-4a9e-9a57-3f6f1c1b2d3e/invite');
+    const jobs = await api.db.$count(job);
+    const unknown = await asAdmin.post('/api/admin/waitlist/5b0e2a8c-8f5d-4a9e-9a57-3f6f1c1b2d3e/invite');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'not_found', detail: 'There is no waitlist entry with this id' });
-    const malformed = await asAdmin('POST', '/api/admin/waitlist/not-a-uuid/invite');
+    const malformed = await asAdmin.post('/api/admin/waitlist/not-a-uuid/invite');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().errors).toEqual([{ field: 'id', message: 'Not a valid waitlist entry id' }]);
-    expect(await database.db.$count(job)).toBe(jobs);
+    expect(await api.db.$count(job)).toBe(jobs);
   });
 
   it('lists dead jobs with their last error, and retries one', async () => {
-    const [dead] = await database.db
+    const [dead] = await api.db
       .insert(job)
       .values({
         queue: MAIL_QUEUE,
@@ -245,10 +224,10 @@ describe.each(backends)('admin console API on %s', (backend) => {
         lastError: '550 5.1.1 mailbox unavailable',
       })
       .returning();
-    await database.db.insert(job).values({ queue: 'test.other', payload: { anything: true }, status: 'dead', attempts: 1, maxAttempts: 1, lastError: 'boom' });
+    await api.db.insert(job).values({ queue: 'test.other', payload: { anything: true }, status: 'dead', attempts: 1, maxAttempts: 1, lastError: 'boom' });
     const id = dead?.id ?? 0;
 
-    const listed = await asAdmin('GET', '/api/admin/jobs');
+    const listed = await asAdmin.get('/api/admin/jobs');
     expect(listed.statusCode).toBe(200);
     expect(listed.headers['cache-control']).toBe('no-store');
     const jobs = listed.json().jobs as FailedJob[];
@@ -265,24 +244,24 @@ describe.each(backends)('admin console API on %s', (backend) => {
     });
     expect(jobs.find((j) => j.queue === 'test.other')).toMatchObject({ recipient: null, subject: null, lastError: 'boom' });
     expect(jobs.every((j) => j.status === 'dead')).toBe(true);
-    expect(((await asAdmin('GET', '/api/admin/jobs?status=pending')).json().jobs as FailedJob[]).some((j) => j.id === id)).toBe(false);
-    expect((await asAdmin('GET', '/api/admin/jobs?status=done')).statusCode).toBe(400);
+    expect(((await asAdmin.get('/api/admin/jobs?status=pending')).json().jobs as FailedJob[]).some((j) => j.id === id)).toBe(false);
+    expect((await asAdmin.get('/api/admin/jobs?status=done')).statusCode).toBe(400);
 
     const before = nudges;
-    const retried = await asAdmin('POST', `/api/admin/jobs/${id}/retry`);
+    const retried = await asAdmin.post(`/api/admin/jobs/${id}/retry`);
     expect(retried.statusCode).toBe(200);
     expect(retried.json()).toEqual({ id, status: 'pending' });
     expect(nudges).toBe(before + 1);
-    const [row] = await database.db.select().from(job).where(eq(job.id, id));
+    const [row] = await api.db.select().from(job).where(eq(job.id, id));
     expect(row).toMatchObject({ status: 'pending', attempts: 0 });
-    expect(((await asAdmin('GET', '/api/admin/jobs?status=pending')).json().jobs as FailedJob[]).some((j) => j.id === id)).toBe(true);
-    expect(((await asAdmin('GET', '/api/admin/jobs')).json().jobs as FailedJob[]).some((j) => j.id === id)).toBe(false);
+    expect(((await asAdmin.get('/api/admin/jobs?status=pending')).json().jobs as FailedJob[]).some((j) => j.id === id)).toBe(true);
+    expect(((await asAdmin.get('/api/admin/jobs')).json().jobs as FailedJob[]).some((j) => j.id === id)).toBe(false);
 
     // Only a dead job can be retried.
-    expect((await asAdmin('POST', `/api/admin/jobs/${id}/retry`)).statusCode).toBe(404);
-    expect((await asAdmin('POST', '/api/admin/jobs/999999999/retry')).statusCode).toBe(404);
-    expect((await asAdmin('POST', '/api/admin/jobs/abc/retry')).statusCode).toBe(400);
-    expect((await asAdmin('POST', '/api/admin/jobs/1e3/retry')).statusCode).toBe(400);
+    expect((await asAdmin.post(`/api/admin/jobs/${id}/retry`)).statusCode).toBe(404);
+    expect((await asAdmin.post('/api/admin/jobs/999999999/retry')).statusCode).toBe(404);
+    expect((await asAdmin.post('/api/admin/jobs/abc/retry')).statusCode).toBe(400);
+    expect((await asAdmin.post('/api/admin/jobs/1e3/retry')).statusCode).toBe(400);
   });
 
   it('answers a signed-in non-admin and an anonymous caller exactly like an unknown route', async () => {
@@ -293,12 +272,13 @@ describe.each(backends)('admin console API on %s', (backend) => {
       ['GET', '/api/admin/jobs'],
       ['POST', '/api/admin/jobs/1/retry'],
     ] as const;
-    const jobs = await database.db.$count(job);
+    const jobs = await api.db.$count(job);
     for (const [method, url] of routes) {
       const path = url.split('?')[0];
-      for (const cookie of [cookies.member, '']) {
-        const hidden = await app.inject({ method, url, headers: cookie ? { cookie } : {} });
-        const unknown = await app.inject({ method, url: `${path}-nothing-here`, headers: cookie ? { cookie } : {} });
+      for (const cookie of [member.cookie, '']) {
+        const send = (target: string) => (method === 'GET' ? api.as(cookie).get(target) : api.as(cookie).post(target));
+        const hidden = await send(url);
+        const unknown = await send(`${path}-nothing-here`);
         const cell = `${method} ${url} ${cookie ? 'as member' : 'anonymously'}`;
         expect(hidden.statusCode, cell).toBe(404);
         expect(hidden.headers['content-type'], cell).toBe(unknown.headers['content-type']);
@@ -306,45 +286,42 @@ describe.each(backends)('admin console API on %s', (backend) => {
         expect(hidden.json(), cell).toEqual({ ...unknown.json(), detail: `No API route ${path}`, instance: path });
       }
     }
-    expect(await database.db.$count(job)).toBe(jobs);
-    const [dana] = await database.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, ids['dana@keystone.test'] ?? ''));
+    expect(await api.db.$count(job)).toBe(jobs);
+    const [dana] = await api.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, ids['dana@keystone.test'] ?? ''));
     expect(dana?.status).toBe('new');
   });
 
   it('asks an admin without an authenticator to enrol one before the waitlist, its CSV and the audit log, then opens them', async () => {
-    const auth = testAuth(database.db, config);
-    const fresh = await createCredentialUser(auth, { email: 'fresh-admin@console.test', name: 'Fresh Admin', password: PASSWORD });
-    await grantPlatformAdmin(database.db, fresh.id);
-    const before = await signIn('fresh-admin@console.test');
+    const { cookie: before } = await createAdmin(api, { email: 'fresh-admin@console.test', name: 'Fresh Admin', password: PASSWORD, mfa: false });
     const urls = ['/api/admin/waitlist', '/api/admin/waitlist.csv', '/api/admin/audit'];
     for (const url of urls) {
-      const refused = await app.inject({ url, headers: { cookie: before } });
+      const refused = await api.as(before).get(url);
       expect(refused.statusCode, url).toBe(401);
       expect(refused.json(), url).toMatchObject({ code: 'mfa_required', detail: 'Set up two-step verification to continue' });
       expect(refused.body, url).not.toContain('dana@keystone.test');
     }
-    expect((await app.inject({ url: '/api/me', headers: { cookie: before } })).json()).toMatchObject({ platformAdmin: true, mfaEnrolled: false, mustEnrolMfa: true });
+    expect((await api.as(before).get('/api/me')).json()).toMatchObject({ platformAdmin: true, mfaEnrolled: false, mustEnrolMfa: true });
 
-    const { cookie } = await enrolTotp(app, before, PASSWORD);
-    expect((await app.inject({ url: '/api/me', headers: { cookie } })).json()).toMatchObject({ mfaEnrolled: true, mustEnrolMfa: false });
-    const waitlist = await app.inject({ url: '/api/admin/waitlist?q=keystone', headers: { cookie } });
+    const { cookie } = await enrolTotp(api.app, before, PASSWORD);
+    expect((await api.as(cookie).get('/api/me')).json()).toMatchObject({ mfaEnrolled: true, mustEnrolMfa: false });
+    const waitlist = await api.as(cookie).get('/api/admin/waitlist?q=keystone');
     expect(waitlist.statusCode).toBe(200);
     expect(emailsOf(waitlist.json() as ListWaitlistResult)).toEqual(['dana@keystone.test']);
-    const csv = await app.inject({ url: '/api/admin/waitlist.csv?q=keystone', headers: { cookie } });
+    const csv = await api.as(cookie).get('/api/admin/waitlist.csv?q=keystone');
     expect(csv.statusCode).toBe(200);
     expect(csv.body).toContain('Dana Broker,dana@keystone.test,');
-    const audit = await app.inject({ url: '/api/admin/audit?action=mfa.enrolled', headers: { cookie } });
+    const audit = await api.as(cookie).get('/api/admin/audit?action=mfa.enrolled');
     expect(audit.statusCode).toBe(200);
     expect((audit.json() as AuditPage).events[0]).toMatchObject({ action: 'mfa.enrolled', actorEmail: 'fresh-admin@console.test' });
   });
 
   it('caps the list at 1,000 rows and says so, while the CSV holds every match', async () => {
-    await database.db.execute(sql`insert into waitlist_entry (full_name, email) select 'Bulk ' || g, 'bulk' || g || '@bulk.test' from generate_series(1, 1001) g`);
+    await api.db.execute(sql`insert into waitlist_entry (full_name, email) select 'Bulk ' || g, 'bulk' || g || '@bulk.test' from generate_series(1, 1001) g`);
     const result = await list('?q=bulk.test');
     expect(result.entries).toHaveLength(1000);
     expect(result.total).toBe(1001);
     expect(result.truncated).toBe(true);
-    const csv = await asAdmin('GET', '/api/admin/waitlist.csv?q=bulk.test');
+    const csv = await asAdmin.get('/api/admin/waitlist.csv?q=bulk.test');
     expect(csv.body.split('\r\n').filter(Boolean)).toHaveLength(1002);
   });
 });

@@ -1,18 +1,16 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
 import { desc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditAction, AuditEvent, AuditPage } from '../../shared/schemas/audit';
-import { buildApp } from '../app';
-import { createCredentialUser } from '../auth/auth';
 import { auditEvent, job } from '../db/schema';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
-import { grantBroker } from '../accounts/accounts.queries';
-import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { quickSignInPolicy, testAuth, testConfig } from '../../test/config';
+import { setupApi, type Who } from '../../test/api';
+import { backends } from '../../test/databases';
+import { quickSignInPolicy } from '../../test/config';
+import { createAccount, createBroker, type Person } from '../../test/factories';
 import { cookieFrom } from '../../test/http';
 import { tinyPng } from '../../test/fixtures/images';
-import { createPeople, enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../../test/people';
+import { createPeople, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../../test/people';
 import { freshTotpCode, totpCode } from '../../test/totp';
 
 /** A six-digit code that is not the authenticator's for the previous, current or next 30 s window. */
@@ -28,29 +26,18 @@ function wrongCode(secret: string): string {
 const messagesOf = (error: unknown): string => (error instanceof Error ? `${error.message}\n${messagesOf(error.cause)}` : '');
 
 describe.each(backends)('the audit log on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
+  const api = setupApi(backend, { signInPolicy: quickSignInPolicy });
+  // The team members join through the real invitations, whose acceptance the team's log records.
   let people: People;
-  const config = testConfig();
+  /** A broker with an authenticator, in no team yet. */
+  let founder: Person;
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({ config, database, distDir: '/nonexistent', signInPolicy: quickSignInPolicy });
-    people = await createPeople(app, database.db, config, 'au');
-    const auth = testAuth(database.db, config);
-    for (const [email, name] of [
-      ['loner@audit.test', 'Lee Loner'],
-      ['enroller@audit.test', 'Eve Enroller'],
-      ['founder@audit.test', 'Fay Founder'],
-    ]) {
-      const created = await createCredentialUser(auth, { email: email ?? '', name: name ?? '', password: PEOPLE_PASSWORD });
-      if (email === 'founder@audit.test') await grantBroker(database.db, created.id);
-    }
+    people = await createPeople(api.app, api.db, api.config, 'au');
+    await createAccount(api, { email: 'loner@audit.test', name: 'Lee Loner' });
+    await createAccount(api, { email: 'enroller@audit.test', name: 'Eve Enroller' });
+    founder = await createBroker(api, { email: 'founder@audit.test', name: 'Fay Founder' });
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
-  });
 
   /** Each request comes from its own address and browser, so the log can be checked for both. */
   let clients = 0;
@@ -59,14 +46,11 @@ describe.each(backends)('the audit log on %s', (backend) => {
     return { remoteAddress: `198.51.100.${clients}`, userAgent: `AuditTest/${clients} (Macintosh)` };
   };
   type Client = ReturnType<typeof client>;
-  const send = (from: Client, options: InjectOptions & { cookie?: string }) => {
-    const { cookie, headers, ...rest } = options;
-    return app.inject({ ...rest, remoteAddress: from.remoteAddress, headers: { ...headers, 'user-agent': from.userAgent, ...(cookie ? { cookie } : {}) } });
-  };
-  const post = (from: Client, url: string, payload: object, cookie?: string) => send(from, { method: 'POST', url, payload, ...(cookie ? { cookie } : {}) });
+  /** Requests from that client's address and browser, as `who`. */
+  const via = (from: Client, who?: Who) => api.as(who, { remoteAddress: from.remoteAddress, headers: { 'user-agent': from.userAgent } });
 
   const auditPage = async (url: string, cookie: string) => {
-    const response = await app.inject({ url, headers: { cookie } });
+    const response = await api.as(cookie).get(url);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     return response.json() as AuditPage;
@@ -86,7 +70,7 @@ describe.each(backends)('the audit log on %s', (backend) => {
   it('records password sign-ins and failed ones: who, what, when and from where', async () => {
     const since = Date.now();
     const from = client();
-    const signedIn = await post(from, '/api/auth/sign-in/email', { email: 'loner@audit.test', password: PEOPLE_PASSWORD });
+    const signedIn = await via(from).post('/api/auth/sign-in/email', { email: 'loner@audit.test', password: PEOPLE_PASSWORD });
     expect(signedIn.statusCode).toBe(200);
     const succeeded = await newest('sign_in.succeeded');
     expect(succeeded).toEqual({
@@ -103,29 +87,29 @@ describe.each(backends)('the audit log on %s', (backend) => {
     expectRecent(succeeded, since);
 
     const wrongFrom = client();
-    expect((await post(wrongFrom, '/api/auth/sign-in/email', { email: 'Loner@Audit.test', password: 'not the password at all' })).statusCode).toBe(401);
+    expect((await via(wrongFrom).post('/api/auth/sign-in/email', { email: 'Loner@Audit.test', password: 'not the password at all' })).statusCode).toBe(401);
     const failed = await newest('sign_in.failed');
     expect(failed).toMatchObject({ actorEmail: null, subjectEmail: 'loner@audit.test', teamId: null, ip: wrongFrom.remoteAddress, userAgent: wrongFrom.userAgent, data: { reason: 'wrong e-mail or password' } });
     expectRecent(failed, since);
 
     // An address with no account is recorded as typed.
-    expect((await post(client(), '/api/auth/sign-in/email', { email: 'nobody@audit.test', password: 'not the password at all' })).statusCode).toBe(401);
+    expect((await via(client()).post('/api/auth/sign-in/email', { email: 'nobody@audit.test', password: 'not the password at all' })).statusCode).toBe(401);
     expect(await newest('sign_in.failed')).toMatchObject({ subjectEmail: 'nobody@audit.test', teamId: null });
 
     // A team member's failed sign-in lands in their team's log.
-    expect((await post(client(), '/api/auth/sign-in/email', { email: people.assistantA.email, password: 'not the password at all' })).statusCode).toBe(401);
+    expect((await via(client()).post('/api/auth/sign-in/email', { email: people.assistantA.email, password: 'not the password at all' })).statusCode).toBe(401);
     expect(await newest('sign_in.failed')).toMatchObject({ subjectEmail: people.assistantA.email, teamId: people.teamA });
   });
 
   it('records a sign-in completed with an authenticator code, and a wrong code', async () => {
     const from = client();
-    const first = await post(from, '/api/auth/sign-in/email', { email: people.ownerA.email, password: PEOPLE_PASSWORD });
+    const first = await via(from).post('/api/auth/sign-in/email', { email: people.ownerA.email, password: PEOPLE_PASSWORD });
     expect(first.json()).toMatchObject({ twoFactorRedirect: true });
     // The password alone is not a sign-in yet.
     const before = await newest('sign_in.succeeded');
     expect(before.actorEmail).not.toBe(people.ownerA.email);
 
-    const wrong = await post(from, '/api/auth/two-factor/verify-totp', { code: wrongCode(people.ownerA.secret ?? '') }, cookieFrom(first));
+    const wrong = await via(from, cookieFrom(first)).post('/api/auth/two-factor/verify-totp', { code: wrongCode(people.ownerA.secret ?? '') });
     expect(wrong.statusCode).toBe(401);
     // Whose password was right but code wrong: the team's owners see it.
     expect(await newest('sign_in.failed')).toMatchObject({
@@ -138,15 +122,15 @@ describe.each(backends)('the audit log on %s', (backend) => {
     });
 
     // A code sent with no challenge at all is no sign-in attempt, and leaves no row behind.
-    const rowsBefore = (await database.db.select().from(auditEvent)).length;
-    const stray = await post(client(), '/api/auth/two-factor/verify-totp', { code: '000000' });
+    const rowsBefore = (await api.db.select().from(auditEvent)).length;
+    const stray = await via(client()).post('/api/auth/two-factor/verify-totp', { code: '000000' });
     expect(stray.statusCode).toBe(401);
     // Nor is one with a forged challenge cookie.
-    const forged = await post(client(), '/api/auth/two-factor/verify-totp', { code: '000000' }, `coverly.two_factor=${encodeURIComponent(`2fa-forged.${'A'.repeat(43)}=`)}`);
+    const forged = await via(client(), `coverly.two_factor=${encodeURIComponent(`2fa-forged.${'A'.repeat(43)}=`)}`).post('/api/auth/two-factor/verify-totp', { code: '000000' });
     expect(forged.statusCode).toBe(401);
-    expect((await database.db.select().from(auditEvent)).length).toBe(rowsBefore);
+    expect((await api.db.select().from(auditEvent)).length).toBe(rowsBefore);
 
-    const right = await post(from, '/api/auth/two-factor/verify-totp', { code: await freshTotpCode(people.ownerA.secret ?? '') }, cookieFrom(first));
+    const right = await via(from, cookieFrom(first)).post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(people.ownerA.secret ?? '') });
     expect(right.statusCode, right.body).toBe(200);
     expect(await newest('sign_in.succeeded')).toMatchObject({
       actorEmail: people.ownerA.email,
@@ -159,23 +143,23 @@ describe.each(backends)('the audit log on %s', (backend) => {
 
   it('records enrolment, new backup codes and turning two-step verification off', async () => {
     const from = client();
-    const cookie = cookieFrom(await post(from, '/api/auth/sign-in/email', { email: 'enroller@audit.test', password: PEOPLE_PASSWORD }));
-    const enabled = await post(from, '/api/auth/two-factor/enable', { password: PEOPLE_PASSWORD }, cookie);
+    const cookie = cookieFrom(await via(from).post('/api/auth/sign-in/email', { email: 'enroller@audit.test', password: PEOPLE_PASSWORD }));
+    const enabled = await via(from, cookie).post('/api/auth/two-factor/enable', { password: PEOPLE_PASSWORD });
     const secret = new URL((enabled.json() as { totpURI: string }).totpURI).searchParams.get('secret') ?? '';
     const failuresBefore = (await newest('sign_in.failed')).id;
     // A wrong code while enrolling is no failed sign-in: the person is signed in already.
-    expect((await post(from, '/api/auth/two-factor/verify-totp', { code: wrongCode(secret) }, cookie)).statusCode).toBe(401);
+    expect((await via(from, cookie).post('/api/auth/two-factor/verify-totp', { code: wrongCode(secret) })).statusCode).toBe(401);
     expect((await newest('sign_in.failed')).id).toBe(failuresBefore);
 
-    const verified = await post(from, '/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) }, cookie);
+    const verified = await via(from, cookie).post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) });
     expect(verified.statusCode).toBe(200);
     expect(await newest('mfa.enrolled')).toMatchObject({ actorEmail: 'enroller@audit.test', subjectEmail: null, teamId: null, ip: from.remoteAddress, userAgent: from.userAgent, data: {} });
     const session = cookieFrom(verified);
 
     const other = client();
-    const refused = await post(other, '/api/auth/two-factor/generate-backup-codes', { password: 'not the password at all' }, session);
+    const refused = await via(other, session).post('/api/auth/two-factor/generate-backup-codes', { password: 'not the password at all' });
     expect(refused.statusCode).toBe(400);
-    const regenerated = await post(other, '/api/auth/two-factor/generate-backup-codes', { password: PEOPLE_PASSWORD }, session);
+    const regenerated = await via(other, session).post('/api/auth/two-factor/generate-backup-codes', { password: PEOPLE_PASSWORD });
     expect(regenerated.statusCode, regenerated.body).toBe(200);
     expect((regenerated.json() as { backupCodes: string[] }).backupCodes).toHaveLength(10);
     const [event, previous] = (await auditPage('/api/admin/audit?action=mfa.backup_codes_regenerated', people.admin.cookie)).events;
@@ -183,43 +167,42 @@ describe.each(backends)('the audit log on %s', (backend) => {
     // The refused attempt left no row.
     expect(previous).toBeUndefined();
 
-    const disabled = await post(other, '/api/auth/two-factor/disable', { password: PEOPLE_PASSWORD }, session);
+    const disabled = await via(other, session).post('/api/auth/two-factor/disable', { password: PEOPLE_PASSWORD });
     expect(disabled.statusCode, disabled.body).toBe(200);
     expect(await newest('mfa.disabled')).toMatchObject({ actorEmail: 'enroller@audit.test', ip: other.remoteAddress });
   });
 
   it('records a team’s life: founding, branding, invitations, roles and removal', async () => {
     const from = client();
-    const founder = await enrolTotp(app, cookieFrom(await post(from, '/api/auth/sign-in/email', { email: 'founder@audit.test', password: PEOPLE_PASSWORD })));
     const cookie = founder.cookie;
 
-    const created = await post(from, '/api/teams', { name: 'Founders Lending' }, cookie);
+    const created = await via(from, cookie).post('/api/teams', { name: 'Founders Lending' });
     expect(created.statusCode).toBe(201);
     const teamId = (created.json() as { id: string }).id;
     expect(await newest('team.created')).toMatchObject({ actorEmail: 'founder@audit.test', teamId, ip: from.remoteAddress, userAgent: from.userAgent, data: { name: 'Founders Lending' } });
 
-    expect((await send(from, { method: 'PATCH', url: `/api/teams/${teamId}`, cookie, payload: { name: 'Founders Capital', accentColor: '#0F766E' } })).statusCode).toBe(200);
+    expect((await via(from, cookie).patch(`/api/teams/${teamId}`, { name: 'Founders Capital', accentColor: '#0F766E' })).statusCode).toBe(200);
     expect(await newest('team.branding_updated')).toMatchObject({ actorEmail: 'founder@audit.test', teamId, data: { name: 'Founders Capital', accentColor: '#0f766e' } });
     const png = tinyPng();
-    expect((await send(from, { method: 'PUT', url: `/api/teams/${teamId}/logo`, cookie, headers: { 'content-type': 'image/png' }, payload: png })).statusCode).toBe(200);
+    expect((await via(from, cookie).put(`/api/teams/${teamId}/logo`, png, { headers: { 'content-type': 'image/png' } })).statusCode).toBe(200);
     expect((await newest('team.branding_updated')).data).toEqual({ logo: `image/png, ${png.length} bytes` });
-    expect((await send(from, { method: 'DELETE', url: `/api/teams/${teamId}/logo`, cookie })).statusCode).toBe(200);
+    expect((await via(from, cookie).delete(`/api/teams/${teamId}/logo`)).statusCode).toBe(200);
     expect((await newest('team.branding_updated')).data).toEqual({ logo: 'removed' });
 
-    expect((await post(from, `/api/teams/${teamId}/invitations`, { email: 'Helper@Audit.test' }, cookie)).statusCode).toBe(201);
+    expect((await via(from, cookie).post(`/api/teams/${teamId}/invitations`, { email: 'Helper@Audit.test' })).statusCode).toBe(201);
     expect(await newest('invitation.sent')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'Helper@Audit.test', teamId, ip: from.remoteAddress, data: { role: 'assistant' } });
     // Inviting the same address again withdraws the first link, and says so.
-    expect((await post(from, `/api/teams/${teamId}/invitations`, { email: 'helper@audit.test' }, cookie)).statusCode).toBe(201);
+    expect((await via(from, cookie).post(`/api/teams/${teamId}/invitations`, { email: 'helper@audit.test' })).statusCode).toBe(201);
     expect(await newest('invitation.revoked')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'Helper@Audit.test', teamId, data: { reason: 'sent again' } });
 
-    const dropped = await post(from, `/api/teams/${teamId}/invitations`, { email: 'dropped@audit.test' }, cookie);
+    const dropped = await via(from, cookie).post(`/api/teams/${teamId}/invitations`, { email: 'dropped@audit.test' });
     const revokeFrom = client();
-    expect((await send(revokeFrom, { method: 'DELETE', url: `/api/teams/${teamId}/invitations/${(dropped.json() as { id: string }).id}`, cookie })).statusCode).toBe(204);
+    expect((await via(revokeFrom, cookie).delete(`/api/teams/${teamId}/invitations/${(dropped.json() as { id: string }).id}`)).statusCode).toBe(204);
     expect(await newest('invitation.revoked')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'dropped@audit.test', teamId, ip: revokeFrom.remoteAddress, userAgent: revokeFrom.userAgent });
 
     const acceptFrom = client();
-    const token = await invitationTokenFor(database.db, 'helper@audit.test');
-    const accepted = await post(acceptFrom, '/api/invitations/accept', { token, name: 'Hal Helper', password: PEOPLE_PASSWORD });
+    const token = await invitationTokenFor(api.db, 'helper@audit.test');
+    const accepted = await via(acceptFrom).post('/api/invitations/accept', { token, name: 'Hal Helper', password: PEOPLE_PASSWORD });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(await newest('invitation.accepted')).toMatchObject({
       actorEmail: 'helper@audit.test',
@@ -228,19 +211,19 @@ describe.each(backends)('the audit log on %s', (backend) => {
       userAgent: acceptFrom.userAgent,
       data: { role: 'assistant', newAccount: true },
     });
-    const helperId = ((await app.inject({ url: '/api/me', headers: { cookie: cookieFrom(accepted) } })).json() as { user: { id: string } }).user.id;
+    const helperId = ((await api.as(cookieFrom(accepted)).get('/api/me')).json() as { user: { id: string } }).user.id;
 
-    expect((await send(from, { method: 'PATCH', url: `/api/teams/${teamId}/members/${helperId}`, cookie, payload: { role: 'owner' } })).statusCode).toBe(204);
+    expect((await via(from, cookie).patch(`/api/teams/${teamId}/members/${helperId}`, { role: 'owner' })).statusCode).toBe(204);
     expect(await newest('member.role_changed')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'helper@audit.test', teamId, ip: from.remoteAddress, data: { from: 'assistant', to: 'owner' } });
-    expect((await send(from, { method: 'PATCH', url: `/api/teams/${teamId}/members/${helperId}`, cookie, payload: { role: 'assistant' } })).statusCode).toBe(204);
+    expect((await via(from, cookie).patch(`/api/teams/${teamId}/members/${helperId}`, { role: 'assistant' })).statusCode).toBe(204);
     expect((await newest('member.role_changed')).data).toEqual({ from: 'owner', to: 'assistant' });
     // Setting the role a member already has changes nothing and records nothing.
     const lastChange = (await newest('member.role_changed')).id;
-    expect((await send(from, { method: 'PATCH', url: `/api/teams/${teamId}/members/${helperId}`, cookie, payload: { role: 'assistant' } })).statusCode).toBe(204);
+    expect((await via(from, cookie).patch(`/api/teams/${teamId}/members/${helperId}`, { role: 'assistant' })).statusCode).toBe(204);
     expect((await newest('member.role_changed')).id).toBe(lastChange);
 
     const removeFrom = client();
-    expect((await send(removeFrom, { method: 'DELETE', url: `/api/teams/${teamId}/members/${helperId}`, cookie })).statusCode).toBe(204);
+    expect((await via(removeFrom, cookie).delete(`/api/teams/${teamId}/members/${helperId}`)).statusCode).toBe(204);
     expect(await newest('member.removed')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'helper@audit.test', teamId, ip: removeFrom.remoteAddress, userAgent: removeFrom.userAgent, data: { role: 'assistant' } });
 
     // Founders Capital's owner reads all of it in the team's log, newest first.
@@ -264,23 +247,23 @@ describe.each(backends)('the audit log on %s', (backend) => {
   });
 
   it('records a password reset made with the e-mailed link', async () => {
-    const requested = await post(client(), '/api/auth/request-password-reset', { email: 'loner@audit.test' });
+    const requested = await via(client()).post('/api/auth/request-password-reset', { email: 'loner@audit.test' });
     expect(requested.statusCode).toBe(200);
-    await app.auth.backgroundTasks.settled();
-    const [mail] = (await database.db.select({ payload: job.payload }).from(job).where(eq(job.queue, MAIL_QUEUE)).orderBy(desc(job.id)))
+    await api.app.auth.backgroundTasks.settled();
+    const [mail] = (await api.db.select({ payload: job.payload }).from(job).where(eq(job.queue, MAIL_QUEUE)).orderBy(desc(job.id)))
       .map((row) => row.payload as MailMessage)
       .filter((m) => m.to === 'loner@audit.test');
     const token = /\/reset-password#([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
     expect(token).not.toBe('');
 
     const from = client();
-    const reset = await post(from, '/api/auth/reset-password', { token, newPassword: 'a quiet new passphrase' });
+    const reset = await via(from).post('/api/auth/reset-password', { token, newPassword: 'a quiet new passphrase' });
     expect(reset.statusCode, reset.body).toBe(200);
     expect(await newest('password.reset')).toMatchObject({ actorEmail: 'loner@audit.test', subjectEmail: null, teamId: null, ip: from.remoteAddress, userAgent: from.userAgent, data: {} });
 
     // A refused reset (the token is spent) records nothing.
     const resets = (await auditPage('/api/admin/audit?action=password.reset', people.admin.cookie)).events.length;
-    expect((await post(client(), '/api/auth/reset-password', { token, newPassword: 'another new passphrase' })).statusCode).toBe(400);
+    expect((await via(client()).post('/api/auth/reset-password', { token, newPassword: 'another new passphrase' })).statusCode).toBe(400);
     expect((await auditPage('/api/admin/audit?action=password.reset', people.admin.cookie)).events).toHaveLength(resets);
   });
 
@@ -306,8 +289,8 @@ describe.each(backends)('the audit log on %s', (backend) => {
 
     // Everyone else meets exactly what an unknown route answers.
     const hidden = async (url: string, cookie: string) => {
-      const response = await app.inject({ url, headers: cookie ? { cookie } : {} });
-      const unknown = await app.inject({ url: `${url}-nothing-here`, headers: cookie ? { cookie } : {} });
+      const response = await api.as(cookie).get(url);
+      const unknown = await api.as(cookie).get(`${url}-nothing-here`);
       expect(response.statusCode, url).toBe(404);
       expect(response.json(), url).toEqual({ ...unknown.json(), detail: `No API route ${url}`, instance: url });
     };
@@ -317,16 +300,16 @@ describe.each(backends)('the audit log on %s', (backend) => {
     await hidden(`/api/teams/${people.teamA}/audit`, people.admin.cookie);
     for (const who of ['ownerA', 'ownerB', 'assistantA', 'borrower'] as const) await hidden('/api/admin/audit', people[who].cookie);
     await hidden('/api/admin/audit', '');
-    expect((await app.inject({ url: `/api/teams/${people.teamA}/audit` })).statusCode).toBe(401);
+    expect((await api.as().get(`/api/teams/${people.teamA}/audit`)).statusCode).toBe(401);
   });
 
   it('pages newest first with before/nextBefore, filters by action, and refuses a bad query', async () => {
     const colours = ['#112233', '#445566'];
     for (let i = 0; i < 55; i++) {
-      const response = await app.inject({ method: 'PATCH', url: `/api/teams/${people.teamA}`, headers: { cookie: people.ownerA.cookie }, payload: { accentColor: colours[i % 2] } });
+      const response = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor: colours[i % 2] });
       expect(response.statusCode).toBe(200);
     }
-    const stored = (await database.db.select({ id: auditEvent.id }).from(auditEvent).where(eq(auditEvent.teamId, people.teamA)).orderBy(desc(auditEvent.id))).map((r) => r.id);
+    const stored = (await api.db.select({ id: auditEvent.id }).from(auditEvent).where(eq(auditEvent.teamId, people.teamA)).orderBy(desc(auditEvent.id))).map((r) => r.id);
     expect(stored.length).toBeGreaterThan(55);
 
     const seen: number[] = [];
@@ -365,7 +348,7 @@ describe.each(backends)('the audit log on %s', (backend) => {
     ] as const) {
       for (const url of [`/api/teams/${people.teamA}/audit?${query}`, `/api/admin/audit?${query}`]) {
         const cookie = url.startsWith('/api/admin') ? people.admin.cookie : people.ownerA.cookie;
-        const response = await app.inject({ url, headers: { cookie } });
+        const response = await api.as(cookie).get(url);
         expect(response.statusCode, url).toBe(400);
         expect(response.json().errors.map((e: { field: string }) => e.field), url).toEqual([field]);
       }
@@ -373,8 +356,8 @@ describe.each(backends)('the audit log on %s', (backend) => {
   });
 
   it('is append-only: the database refuses UPDATE, DELETE and TRUNCATE', async () => {
-    const count = await database.db.$count(auditEvent);
-    const [last] = await database.db.select().from(auditEvent).orderBy(desc(auditEvent.id)).limit(1);
+    const count = await api.db.$count(auditEvent);
+    const [last] = await api.db.select().from(auditEvent).orderBy(desc(auditEvent.id)).limit(1);
     for (const statement of [
       sql`update audit_event set action = 'tampered', actor_email = 'someone-else@audit.test'`,
       sql`update audit_event set ip = null where id = ${last?.id ?? 0}`,
@@ -382,17 +365,17 @@ describe.each(backends)('the audit log on %s', (backend) => {
       sql`delete from audit_event where id = ${last?.id ?? 0}`,
       sql`truncate audit_event`,
     ]) {
-      const refused = await database.db.execute(statement).then(
+      const refused = await api.db.execute(statement).then(
         () => 'accepted',
         (error: unknown) => messagesOf(error),
       );
       expect(refused).toMatch(/audit_event is append-only \((UPDATE|DELETE|TRUNCATE) refused\)/);
     }
-    expect(await database.db.$count(auditEvent)).toBe(count);
-    const [after] = await database.db.select().from(auditEvent).where(eq(auditEvent.id, last?.id ?? 0));
+    expect(await api.db.$count(auditEvent)).toBe(count);
+    const [after] = await api.db.select().from(auditEvent).where(eq(auditEvent.id, last?.id ?? 0));
     expect(after).toEqual(last);
     // Appending still works.
-    await database.db.insert(auditEvent).values({ action: 'sign_in.failed', data: { reason: 'test' } });
-    expect(await database.db.$count(auditEvent)).toBe(count + 1);
+    await api.db.insert(auditEvent).values({ action: 'sign_in.failed', data: { reason: 'test' } });
+    expect(await api.db.$count(auditEvent)).toBe(count + 1);
   });
 });

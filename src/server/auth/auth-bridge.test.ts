@@ -1,17 +1,16 @@
-import type { FastifyInstance } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvent, job, user } from '../db/schema';
 import type { MailMessage } from '../platform/mail/mailer';
-import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { quickSignInPolicy, testAuth, testConfig } from '../../test/config';
+import { setupApi } from '../../test/api';
+import { backends } from '../../test/databases';
+import { quickSignInPolicy } from '../../test/config';
+import { createAccount, enrolAuthenticator, signedIn } from '../../test/factories';
 import { cookieFrom, rawRequest, type RawResponse } from '../../test/http';
-import { enrolTotp, PEOPLE_PASSWORD, signIn } from '../../test/people';
+import { PEOPLE_PASSWORD, signIn } from '../../test/people';
 import { freshTotpCode, peekTotpCode, totpCode } from '../../test/totp';
 import { createLogger } from '../runtime';
-import { createCredentialUser } from './auth';
 
 /** Every endpoint the bridge adds rules to, and two it forwards as they are. */
 const INTERCEPTED = [
@@ -55,34 +54,23 @@ const isTrustCookie = (response: RawResponse) =>
   ([] as string[]).concat(response.headers['set-cookie'] ?? []).some((c) => c.startsWith('coverly.trust_device=') && !/max-age=0\b/i.test(c));
 
 describe.each(backends)('the auth bridge on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
   const logLines: string[] = [];
-  // Behind a trusted proxy, so each request can name its client address in X-Forwarded-For.
-  const config = testConfig({ TRUST_PROXY: 'true' });
-  let auth: ReturnType<typeof testAuth>;
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    const logger = createLogger({ logLevel: 'info' }, { write: (line: string) => void logLines.push(line) });
-    app = await buildApp({ config, database, distDir: '/nonexistent', signInPolicy: quickSignInPolicy, logger });
-    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-    auth = testAuth(database.db, config);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
+  const api = setupApi(backend, {
+    // Behind a trusted proxy, so each request can name its client address in X-Forwarded-For.
+    env: { TRUST_PROXY: 'true' },
+    signInPolicy: quickSignInPolicy,
+    logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void logLines.push(line) }),
+    listen: true,
   });
 
-  const account = async (email: string) => createCredentialUser(auth, { email, name: 'Sam Spelling', password: PEOPLE_PASSWORD });
+  const account = async (email: string) => createAccount(api, { email, name: 'Sam Spelling' });
   /** A client address of its own for each request that names none, so per-client limits stay out of the way. */
   let clients = 0;
   const nextClient = () => `10.${(++clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}`;
 
   /** A POST over a real socket, its path exactly as written, from client address `ip`. */
   const post = (path: string, payload: unknown, { cookie, ip = nextClient() }: { cookie?: string; ip?: string } = {}) =>
-    rawRequest(baseUrl, { method: 'POST', path, body: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) } });
+    rawRequest(api.baseUrl, { method: 'POST', path, body: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) } });
 
   it('answers every non-canonical spelling of every auth endpoint exactly like an unknown route', async () => {
     const unknown = await post('/api/auth/no-such-endpoint-here', {});
@@ -100,14 +88,14 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
 
   it('forwards to better-auth only through the route that checked the request', async () => {
     // A request handed to the library without going through a bridge route is refused inside it.
-    const direct = await app.auth.handler(
+    const direct = await api.app.auth.handler(
       new Request('http://localhost:3000/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@b.test', password: 'x' }) }),
     );
     expect(direct.status).toBe(404);
   });
 
   it('throttles and audits sign-in under every spelling', async () => {
-    const { id } = await account('throttled@spelling.test');
+    const { userId: id } = await account('throttled@spelling.test');
     const statuses: number[] = [];
     // Three times round every spelling from one address: each is refused as unknown or counted by the throttle.
     for (const url of [...everySpelling('sign-in/email'), ...everySpelling('sign-in/email'), ...everySpelling('sign-in/email')]) {
@@ -116,18 +104,17 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
     expect(statuses.filter((s) => s === 401)).toHaveLength(8);
     expect(statuses.filter((s) => ![401, 404, 429].includes(s))).toEqual([]);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
-    const failures = await database.db.select().from(auditEvent).where(and(eq(auditEvent.subjectId, id), eq(auditEvent.action, 'sign_in.failed')));
+    const failures = await api.db.select().from(auditEvent).where(and(eq(auditEvent.subjectId, id), eq(auditEvent.action, 'sign_in.failed')));
     expect(failures).toHaveLength(8);
     // The right password from the same address is refused too while the window lasts.
     expect((await post('/api/auth/sign-in/email', { email: 'throttled@spelling.test', password: PEOPLE_PASSWORD }, { ip: '203.0.113.7' })).statusCode).toBe(429);
   });
 
   it('never trusts a device, whatever spelling the code step uses', async () => {
-    await account('trust@spelling.test');
-    const { secret } = await enrolTotp(app, (await signIn(app, 'trust@spelling.test')).cookie);
+    const { secret } = await enrolAuthenticator(api, await account('trust@spelling.test'));
     // Spellings the router resolves to the route each finish a sign-in (a fresh code each); the rest are unknown routes.
     for (const url of [...routerSpellings('two-factor/verify-totp').slice(0, 2), ...nonCanonical('two-factor/verify-totp')]) {
-      const first = await signIn(app, 'trust@spelling.test');
+      const first = await signIn(api.app, 'trust@spelling.test');
       expect(first.body.twoFactorRedirect).toBe(true);
       const verified = await post(url, { code: await peekTotpCode(secret), trustDevice: true }, { cookie: first.cookie });
       expect([200, 404], `${url}: ${verified.body}`).toContain(verified.statusCode);
@@ -135,12 +122,11 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
       expect(isTrustCookie(verified), url).toBe(false);
     }
     // The next sign-in, with whatever cookies a browser kept, still asks for a code.
-    expect((await signIn(app, 'trust@spelling.test')).body.twoFactorRedirect).toBe(true);
+    expect((await signIn(api.app, 'trust@spelling.test')).body.twoFactorRedirect).toBe(true);
   }, 90_000); // three codes may need the clock to move on to the next 30-second step
 
   it('holds a changed password to the policy under every spelling', async () => {
-    await account('change@spelling.test');
-    const { cookie } = await signIn(app, 'change@spelling.test');
+    const { cookie } = await signedIn(api, await account('change@spelling.test'));
     for (const url of everySpelling('change-password')) {
       const response = await post(url, { currentPassword: PEOPLE_PASSWORD, newPassword: 'password1234' }, { cookie });
       expect([400, 404], `${url}: ${response.body}`).toContain(response.statusCode);
@@ -151,8 +137,8 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
   it('holds a reset password to the policy under every spelling, and never takes the token from the query', async () => {
     await account('reset@spelling.test');
     expect((await post('/api/auth/request-password-reset', { email: 'reset@spelling.test' }, { ip: '198.18.0.1' })).statusCode).toBe(200);
-    await app.auth.backgroundTasks.settled();
-    const [mail] = (await database.db.select({ payload: job.payload }).from(job)).map((j) => j.payload as MailMessage).filter((m) => m.to === 'reset@spelling.test');
+    await api.app.auth.backgroundTasks.settled();
+    const [mail] = (await api.db.select({ payload: job.payload }).from(job)).map((j) => j.payload as MailMessage).filter((m) => m.to === 'reset@spelling.test');
     const token = /\/reset-password#([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
     expect(token.length).toBeGreaterThan(16);
 
@@ -163,7 +149,7 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
       expect([400, 404], `${url}?token: ${inQuery.body}`).toContain(inQuery.statusCode);
     }
     expect((await post('/api/auth/sign-in/email', { email: 'reset@spelling.test', password: 'password1234' })).statusCode).toBe(401);
-    expect(await database.db.$count(auditEvent, eq(auditEvent.action, 'password.reset'))).toBe(0);
+    expect(await api.db.$count(auditEvent, eq(auditEvent.action, 'password.reset'))).toBe(0);
     // The token sent in a query string never reaches a log line.
     expect(logLines.filter((line) => line.includes(token))).toEqual([]);
     // The token still works once, with a good password in the body.
@@ -174,24 +160,22 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
     await account('flood@spelling.test');
     const spellings = everySpelling('request-password-reset');
     for (const [i, url] of [...spellings, ...spellings].entries()) await post(url, { email: 'flood@spelling.test' }, { ip: `198.18.1.${i + 1}` });
-    await app.auth.backgroundTasks.settled();
-    const mails = (await database.db.select({ payload: job.payload }).from(job)).map((j) => j.payload as MailMessage).filter((m) => m.to === 'flood@spelling.test');
+    await api.app.auth.backgroundTasks.settled();
+    const mails = (await api.db.select({ payload: job.payload }).from(job)).map((j) => j.payload as MailMessage).filter((m) => m.to === 'flood@spelling.test');
     expect(mails).toHaveLength(5);
   });
 
   it('keeps update-user closed under every spelling', async () => {
-    const { id } = await account('profile@spelling.test');
-    const { cookie } = await signIn(app, 'profile@spelling.test');
+    const { userId: id, cookie } = await signedIn(api, await account('profile@spelling.test'));
     for (const url of everySpelling('update-user')) {
       expect((await post(url, { name: 'x'.repeat(5000) }, { cookie })).statusCode, url).toBe(404);
     }
-    const [row] = await database.db.select({ name: user.name }).from(user).where(eq(user.id, id));
+    const [row] = await api.db.select({ name: user.name }).from(user).where(eq(user.id, id));
     expect(row?.name).toBe('Sam Spelling');
   });
 
   it('audits new backup codes and turning two-step off under every spelling that is accepted', async () => {
-    const { id } = await account('manage@spelling.test');
-    const { cookie } = await enrolTotp(app, (await signIn(app, 'manage@spelling.test')).cookie);
+    const { userId: id, cookie } = await signedIn(api, await enrolAuthenticator(api, await account('manage@spelling.test')));
     let accepted = 0;
     for (const url of everySpelling('two-factor/generate-backup-codes')) {
       const response = await post(url, { password: PEOPLE_PASSWORD }, { cookie });
@@ -199,28 +183,27 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
       if (response.statusCode === 200) accepted++;
     }
     expect(accepted).toBeGreaterThan(0);
-    expect(await database.db.$count(auditEvent, and(eq(auditEvent.actorId, id), eq(auditEvent.action, 'mfa.backup_codes_regenerated')))).toBe(accepted);
+    expect(await api.db.$count(auditEvent, and(eq(auditEvent.actorId, id), eq(auditEvent.action, 'mfa.backup_codes_regenerated')))).toBe(accepted);
   });
 
   it('accepts an authenticator code once: a replay, an earlier code and a concurrent twin are refused (RFC 6238 §5.2)', async () => {
-    const { id } = await account('replay@spelling.test');
-    const { secret } = await enrolTotp(app, (await signIn(app, 'replay@spelling.test')).cookie);
+    const { userId: id, secret } = await enrolAuthenticator(api, await account('replay@spelling.test'));
     const code = await freshTotpCode(secret);
-    const first = await signIn(app, 'replay@spelling.test');
+    const first = await signIn(api.app, 'replay@spelling.test');
     expect((await post('/api/auth/two-factor/verify-totp', { code }, { cookie: first.cookie })).statusCode).toBe(200);
 
-    const second = await signIn(app, 'replay@spelling.test');
+    const second = await signIn(api.app, 'replay@spelling.test');
     const replayed = await post('/api/auth/two-factor/verify-totp', { code }, { cookie: second.cookie });
     expect(replayed.statusCode).toBe(401);
     expect(replayed.json()).toMatchObject({ code: 'CODE_REUSED' });
     // The previous step's code is older than the one just used: refused too.
     const earlier = totpCode(secret, Date.now() - 30_000);
     if (earlier !== code) expect((await post('/api/auth/two-factor/verify-totp', { code: earlier }, { cookie: second.cookie })).statusCode).toBe(401);
-    const audited = await database.db.select().from(auditEvent).where(and(eq(auditEvent.subjectId, id), eq(auditEvent.action, 'sign_in.failed')));
+    const audited = await api.db.select().from(auditEvent).where(and(eq(auditEvent.subjectId, id), eq(auditEvent.action, 'sign_in.failed')));
     expect(audited.map((row) => (row.data as { reason: string }).reason)).toContain('right password, reused authenticator code');
 
     // Two sign-ins answer with one fresh code at the same moment: one session between them.
-    const [a, b] = [await signIn(app, 'replay@spelling.test'), await signIn(app, 'replay@spelling.test')];
+    const [a, b] = [await signIn(api.app, 'replay@spelling.test'), await signIn(api.app, 'replay@spelling.test')];
     const twin = await freshTotpCode(secret);
     const answers = await Promise.all([a, b].map((s) => post('/api/auth/two-factor/verify-totp', { code: twin }, { cookie: s.cookie })));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 401]);
@@ -282,7 +265,7 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
   it.runIf(backend === 'postgres')('answers a reset request before its mail is queued, so known and unknown addresses answer alike', async () => {
     await account('timing@spelling.test');
     // Another session holds the outbox table: queuing the mail must wait, the answer must not.
-    const blocker = new pg.Client({ connectionString: database.url });
+    const blocker = new pg.Client({ connectionString: api.database.url });
     await blocker.connect();
     await blocker.query('begin');
     await blocker.query('lock table job in access exclusive mode');
@@ -290,29 +273,20 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
     expect(answer.statusCode).toBe(200);
     await blocker.query('commit');
     await blocker.end();
-    await app.auth.backgroundTasks.settled();
-    const queued = await database.db.select().from(job).where(sql`${job.payload}->>'to' = 'timing@spelling.test'`);
+    await api.app.auth.backgroundTasks.settled();
+    const queued = await api.db.select().from(job).where(sql`${job.payload}->>'to' = 'timing@spelling.test'`);
     expect(queued).toHaveLength(1);
   });
 });
 
 describe.each(backends)('sign-in throttling per account on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  const config = testConfig();
-
+  // The account-wide limit, lowered from NIST's 100 so the test stays small.
+  const api = setupApi(backend, { signInPolicy: { ...quickSignInPolicy, account: { windowMs: 60 * 60_000, refuseAfter: 10 } } });
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    // The account-wide limit, lowered from NIST's 100 so the test stays small.
-    app = await buildApp({ config, database, distDir: '/nonexistent', signInPolicy: { ...quickSignInPolicy, account: { windowMs: 60 * 60_000, refuseAfter: 10 } } });
-    await createCredentialUser(testAuth(database.db, config), { email: 'target@throttle.test', name: 'Tess Target', password: PEOPLE_PASSWORD });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
+    await createAccount(api, { email: 'target@throttle.test', name: 'Tess Target' });
   });
 
-  const signInFrom = (ip: string, password: string) => app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: 'target@throttle.test', password }, remoteAddress: ip });
+  const signInFrom = (ip: string, password: string) => api.as().post('/api/auth/sign-in/email', { email: 'target@throttle.test', password }, { remoteAddress: ip });
 
   it('bounds guesses at one account from many addresses, and still lets the owner in from where they sign in', async () => {
     // The owner signs in from home once: that address is known to the account from now on.

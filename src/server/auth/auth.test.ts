@@ -1,37 +1,26 @@
 import pino from 'pino';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { job, verification } from '../db/schema';
 import type { MailMessage } from '../platform/mail/mailer';
-import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { quickSignInPolicy, testAuth, testConfig } from '../../test/config';
+import { setupApi } from '../../test/api';
+import { backends } from '../../test/databases';
+import { quickSignInPolicy } from '../../test/config';
+import { createAccount } from '../../test/factories';
 import { cookieFrom } from '../../test/http';
-import { createCredentialUser } from './auth';
 
 const PASSWORD = 'harbor lights at dusk';
 
 describe.each(backends)('sign-in throttling and password reset on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  const config = testConfig();
+  // The real policy, with its waits shortened so the test stays quick.
+  const api = setupApi(backend, { signInPolicy: quickSignInPolicy });
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    // The real policy, with its waits shortened so the test stays quick.
-    app = await buildApp({ config, database, distDir: '/nonexistent', signInPolicy: quickSignInPolicy });
-    const auth = testAuth(database.db, config);
     for (const email of ['locked@coverly.test', 'other@coverly.test', 'reset@coverly.test', 'cleared@coverly.test', 'owner@coverly.test']) {
-      await createCredentialUser(auth, { email, name: 'Pat Example', password: PASSWORD });
+      await createAccount(api, { email, name: 'Pat Example', password: PASSWORD });
     }
   });
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
-  });
 
-  const signIn = (email: string, password: string, remoteAddress: string) =>
-    app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email, password }, remoteAddress });
+  const signIn = (email: string, password: string, remoteAddress: string) => api.as().post('/api/auth/sign-in/email', { email, password }, { remoteAddress });
 
   it('refuses one account from one address with 429 after repeated failures, the right password too', async () => {
     const statuses: number[] = [];
@@ -67,69 +56,66 @@ describe.each(backends)('sign-in throttling and password reset on %s', (backend)
   it('resets a password by e-mail: hashed single-use token, policy checked, every session ended', async () => {
     const before = await signIn('reset@coverly.test', PASSWORD, '10.1.0.1');
     const oldCookie = cookieFrom(before);
-    expect((await app.inject({ url: '/api/me', headers: { cookie: oldCookie } })).statusCode).toBe(200);
+    expect((await api.as(oldCookie).get('/api/me')).statusCode).toBe(200);
 
-    const requested = await app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: 'reset@coverly.test' } });
+    const requested = await api.as().post('/api/auth/request-password-reset', { email: 'reset@coverly.test' });
     expect(requested.statusCode).toBe(200);
     // The mail is queued after the answer.
-    await app.auth.backgroundTasks.settled();
-    const mail = (await database.db.select().from(job)).map((j) => j.payload as MailMessage).find((m) => m.to === 'reset@coverly.test');
+    await api.app.auth.backgroundTasks.settled();
+    const mail = (await api.db.select().from(job)).map((j) => j.payload as MailMessage).find((m) => m.to === 'reset@coverly.test');
     expect(mail?.subject).toBe('Reset your Coverly password');
     const token = /\/reset-password#([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
     expect(token.length).toBeGreaterThan(16);
     // Only a hash of the token is stored.
-    expect(JSON.stringify(await database.db.select().from(verification))).not.toContain(token);
+    expect(JSON.stringify(await api.db.select().from(verification))).not.toContain(token);
 
-    const weak = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, newPassword: 'password1234' } });
+    const weak = await api.as().post('/api/auth/reset-password', { token, newPassword: 'password1234' });
     expect(weak.statusCode).toBe(400);
     expect(weak.json().errors).toEqual([{ field: 'newPassword', message: expect.stringMatching(/common/i) }]);
 
-    const reset = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, newPassword: 'a brand new passphrase' } });
+    const reset = await api.as().post('/api/auth/reset-password', { token, newPassword: 'a brand new passphrase' });
     expect(reset.statusCode).toBe(200);
-    expect((await app.inject({ url: '/api/me', headers: { cookie: oldCookie } })).statusCode).toBe(401);
+    expect((await api.as(oldCookie).get('/api/me')).statusCode).toBe(401);
 
-    const again = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, newPassword: 'another new passphrase' } });
+    const again = await api.as().post('/api/auth/reset-password', { token, newPassword: 'another new passphrase' });
     expect(again.statusCode).toBe(400);
     expect((await signIn('reset@coverly.test', PASSWORD, '10.1.0.2')).statusCode).toBe(401);
     expect((await signIn('reset@coverly.test', 'a brand new passphrase', '10.1.0.3')).statusCode).toBe(200);
   });
 
   it('refuses an expired reset token', async () => {
-    await app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: 'other@coverly.test' }, remoteAddress: '10.2.0.1' });
-    await app.auth.backgroundTasks.settled();
-    const mail = (await database.db.select().from(job)).map((j) => j.payload as MailMessage).find((m) => m.to === 'other@coverly.test');
+    await api.as().post('/api/auth/request-password-reset', { email: 'other@coverly.test' }, { remoteAddress: '10.2.0.1' });
+    await api.app.auth.backgroundTasks.settled();
+    const mail = (await api.db.select().from(job)).map((j) => j.payload as MailMessage).find((m) => m.to === 'other@coverly.test');
     const token = /\/reset-password#([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
-    await database.db.update(verification).set({ expiresAt: new Date(Date.now() - 1000) });
-    const response = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, newPassword: 'too late passphrase' } });
+    await api.db.update(verification).set({ expiresAt: new Date(Date.now() - 1000) });
+    const response = await api.as().post('/api/auth/reset-password', { token, newPassword: 'too late passphrase' });
     expect(response.statusCode).toBe(400);
   });
 
   it('answers a reset request for an unknown address like any other, and limits requests', async () => {
-    const jobsBefore = await database.db.$count(job);
-    const unknown = await app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: 'nobody@coverly.test' }, remoteAddress: '10.3.0.1' });
+    const jobsBefore = await api.db.$count(job);
+    const unknown = await api.as().post('/api/auth/request-password-reset', { email: 'nobody@coverly.test' }, { remoteAddress: '10.3.0.1' });
     expect(unknown.statusCode).toBe(200);
-    await app.auth.backgroundTasks.settled();
-    expect(await database.db.$count(job)).toBe(jobsBefore);
+    await api.app.auth.backgroundTasks.settled();
+    expect(await api.db.$count(job)).toBe(jobsBefore);
 
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push((await app.inject({ method: 'POST', url: '/api/auth/request-password-reset', payload: { email: 'flood@coverly.test' }, remoteAddress: `10.4.0.${i + 1}` })).statusCode);
+      statuses.push((await api.as().post('/api/auth/request-password-reset', { email: 'flood@coverly.test' }, { remoteAddress: `10.4.0.${i + 1}` })).statusCode);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
 
 describe('better-auth’s own messages', () => {
+  const lines: string[] = [];
+  const api = setupApi('pglite', { logger: pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }) });
+
   it('join the app’s JSON log instead of the console', async () => {
-    const lines: string[] = [];
-    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
-    const database = await createTestDatabase('pglite');
-    const app = await buildApp({ config: testConfig(), database, distDir: '/nonexistent', logger });
-    const response = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: 'nobody@coverly.test', password: PASSWORD } });
+    const response = await api.as().post('/api/auth/sign-in/email', { email: 'nobody@coverly.test', password: PASSWORD });
     expect(response.statusCode).toBe(401);
     const entries = lines.map((line) => JSON.parse(line) as { level: number; library?: string; msg: string });
     expect(entries).toContainEqual(expect.objectContaining({ level: 40, library: 'better-auth', msg: expect.stringMatching(/user not found/i) }));
-    await app.close();
-    await database.destroy();
   });
 });

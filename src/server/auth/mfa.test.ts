@@ -1,13 +1,12 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvent, user } from '../db/schema';
-import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testAuth, testConfig } from '../../test/config';
+import { setupApi } from '../../test/api';
+import { backends } from '../../test/databases';
+import { createAccount, enrolAuthenticator } from '../../test/factories';
 import { cookieFrom } from '../../test/http';
 import { freshTotpCode, totpCode } from '../../test/totp';
-import { createCredentialUser } from './auth';
 
 const PASSWORD = 'copper kettles sing at noon';
 
@@ -55,43 +54,27 @@ function wrongCode(secret: string): string {
 }
 
 describe.each(backends)('two-step verification through the auth bridge on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  const config = testConfig();
+  const api = setupApi(backend);
   let enrolled: { email: string; secret: string; backupCodes: string[] };
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({ config, database, distDir: '/nonexistent' });
-    const auth = testAuth(database.db, config);
-    for (const email of ['enrol@mfa.test', 'enrolled@mfa.test', 'changer@mfa.test', 'two-devices@mfa.test']) await createCredentialUser(auth, { email, name: 'Robin Example', password: PASSWORD });
-
+    for (const email of ['enrol@mfa.test', 'changer@mfa.test', 'two-devices@mfa.test']) await createAccount(api, { email, name: 'Robin Example', password: PASSWORD });
     // One account enrolled up front, for the sign-in tests.
-    const cookie = cookieFrom(await signIn('enrolled@mfa.test'));
-    const enabled = await post('/api/auth/two-factor/enable', { password: PASSWORD }, cookie);
-    const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
-    const secret = new URL(totpURI).searchParams.get('secret') ?? '';
-    expect((await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) }, cookie)).statusCode).toBe(200);
-    enrolled = { email: 'enrolled@mfa.test', secret, backupCodes };
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
+    enrolled = await enrolAuthenticator(api, await createAccount(api, { email: 'enrolled@mfa.test', name: 'Robin Example', password: PASSWORD }));
   });
 
-  const post = (url: string, payload: object, cookie = '') => app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
-  const signIn = (email: string, password = PASSWORD) => post('/api/auth/sign-in/email', { email, password });
-  const me = (cookie: string) => app.inject({ url: '/api/me', headers: cookie ? { cookie } : {} });
-  const twoFactorEnabled = async (email: string) => (await database.db.select({ on: user.twoFactorEnabled }).from(user).where(eq(user.email, email)))[0]?.on;
+  const signIn = (email: string, password = PASSWORD) => api.as().post('/api/auth/sign-in/email', { email, password });
+  const me = (cookie: string) => api.as(cookie).get('/api/me');
+  const twoFactorEnabled = async (email: string) => (await api.db.select({ on: user.twoFactorEnabled }).from(user).where(eq(user.email, email)))[0]?.on;
 
   it('enrols an authenticator: a URI issued by the brand and 10 backup codes, then a verified code', async () => {
     const signedIn = await signIn('enrol@mfa.test');
     const cookie = cookieFrom(signedIn);
 
-    const wrongPassword = await post('/api/auth/two-factor/enable', { password: 'not my password at all' }, cookie);
+    const wrongPassword = await api.as(cookie).post('/api/auth/two-factor/enable', { password: 'not my password at all' });
     expect(wrongPassword.statusCode).toBe(400);
 
-    const enabled = await post('/api/auth/two-factor/enable', { password: PASSWORD }, cookie);
+    const enabled = await api.as(cookie).post('/api/auth/two-factor/enable', { password: PASSWORD });
     expect(enabled.statusCode, enabled.body).toBe(200);
     const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
     const uri = new URL(totpURI);
@@ -110,12 +93,12 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     expect(await twoFactorEnabled('enrol@mfa.test')).toBe(false);
     expect((await me(cookie)).json()).toMatchObject({ mfaEnrolled: false });
 
-    const wrong = await post('/api/auth/two-factor/verify-totp', { code: wrongCode(secret) }, cookie);
+    const wrong = await api.as(cookie).post('/api/auth/two-factor/verify-totp', { code: wrongCode(secret) });
     expect(wrong.statusCode).toBe(401);
     expect(cookiesSet(wrong)).not.toContain('coverly.session_token');
     expect(await twoFactorEnabled('enrol@mfa.test')).toBe(false);
 
-    const right = await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) }, cookie);
+    const right = await api.as(cookie).post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) });
     expect(right.statusCode, right.body).toBe(200);
     expect(await twoFactorEnabled('enrol@mfa.test')).toBe(true);
     // Enrolling replaces the session: a new cookie that works, and the old one ends.
@@ -135,12 +118,12 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     expect(jar.names()).toContain('coverly.two_factor');
     expect((await me(jar.toString())).statusCode).toBe(401);
 
-    const wrong = await post('/api/auth/two-factor/verify-totp', { code: wrongCode(enrolled.secret) }, jar.toString());
+    const wrong = await api.as(jar.toString()).post('/api/auth/two-factor/verify-totp', { code: wrongCode(enrolled.secret) });
     expect(wrong.statusCode).toBe(401);
     jar.take(wrong);
     expect((await me(jar.toString())).statusCode).toBe(401);
 
-    const right = await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(enrolled.secret) }, jar.toString());
+    const right = await api.as(jar.toString()).post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(enrolled.secret) });
     expect(right.statusCode, right.body).toBe(200);
     jar.take(right);
     expect(jar.names()).toContain('coverly.session_token');
@@ -152,20 +135,20 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
 
   it('never trusts a device: the next sign-in asks for a code again even after trustDevice: true', async () => {
     const jar = new CookieJar().take(await signIn(enrolled.email));
-    const verified = await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(enrolled.secret), trustDevice: true }, jar.toString());
+    const verified = await api.as(jar.toString()).post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(enrolled.secret), trustDevice: true });
     expect(verified.statusCode, verified.body).toBe(200);
     expect(cookiesSet(verified)).not.toContain('coverly.trust_device');
     jar.take(verified);
     expect(jar.names()).not.toContain('coverly.trust_device');
 
     // The same browser, with every cookie it was given, signs in again.
-    const again = await post('/api/auth/sign-in/email', { email: enrolled.email, password: PASSWORD }, jar.toString());
+    const again = await api.as(jar.toString()).post('/api/auth/sign-in/email', { email: enrolled.email, password: PASSWORD });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ twoFactorRedirect: true });
     expect(cookiesSet(again)).not.toContain('coverly.session_token');
 
     // Nor does the backup-code route remember the device.
-    const viaBackup = await post('/api/auth/two-factor/verify-backup-code', { code: enrolled.backupCodes[9], trustDevice: true }, new CookieJar().take(again).toString());
+    const viaBackup = await api.as(new CookieJar().take(again).toString()).post('/api/auth/two-factor/verify-backup-code', { code: enrolled.backupCodes[9], trustDevice: true });
     expect(viaBackup.statusCode, viaBackup.body).toBe(200);
     expect(cookiesSet(viaBackup)).not.toContain('coverly.trust_device');
   });
@@ -173,19 +156,19 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
   it('accepts each backup code once', async () => {
     const code = enrolled.backupCodes[0] ?? '';
     const first = new CookieJar().take(await signIn(enrolled.email));
-    const used = await post('/api/auth/two-factor/verify-backup-code', { code }, first.toString());
+    const used = await api.as(first.toString()).post('/api/auth/two-factor/verify-backup-code', { code });
     expect(used.statusCode, used.body).toBe(200);
     const session = cookieFrom(used);
     expect((await me(session)).json()).toMatchObject({ user: { email: enrolled.email } });
 
     const second = new CookieJar().take(await signIn(enrolled.email));
-    const reused = await post('/api/auth/two-factor/verify-backup-code', { code }, second.toString());
+    const reused = await api.as(second.toString()).post('/api/auth/two-factor/verify-backup-code', { code });
     expect(reused.statusCode).toBe(401);
     expect(cookiesSet(reused)).not.toContain('coverly.session_token');
     expect((await me(second.take(reused).toString())).statusCode).toBe(401);
 
     // Another, unused code still works on the same challenge.
-    const other = await post('/api/auth/two-factor/verify-backup-code', { code: enrolled.backupCodes[1] }, second.toString());
+    const other = await api.as(second.toString()).post('/api/auth/two-factor/verify-backup-code', { code: enrolled.backupCodes[1] });
     expect(other.statusCode, other.body).toBe(200);
   });
 
@@ -194,9 +177,9 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     const elsewhere = cookieFrom(await signIn('two-devices@mfa.test'));
     const mine = cookieFrom(await signIn('two-devices@mfa.test'));
     expect((await me(elsewhere)).statusCode).toBe(200);
-    const enabled = await post('/api/auth/two-factor/enable', { password: PASSWORD }, mine);
+    const enabled = await api.as(mine).post('/api/auth/two-factor/enable', { password: PASSWORD });
     const secret = new URL((enabled.json() as { totpURI: string }).totpURI).searchParams.get('secret') ?? '';
-    const verified = await post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) }, mine);
+    const verified = await api.as(mine).post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) });
     expect(verified.statusCode).toBe(200);
     expect((await me(cookieFrom(verified))).json()).toMatchObject({ mfaEnrolled: true });
     // The other session never passed a code, so it ends: it cannot ride on the new second factor.
@@ -205,28 +188,28 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
 
   it('keeps better-auth’s own profile endpoint closed: PATCH /api/me holds names to our rules', async () => {
     const cookie = cookieFrom(await signIn('changer@mfa.test'));
-    const response = await post('/api/auth/update-user', { name: `${'x'.repeat(5000)}\nSubject: spoofed` }, cookie);
+    const response = await api.as(cookie).post('/api/auth/update-user', { name: `${'x'.repeat(5000)}\nSubject: spoofed` });
     expect(response.statusCode).toBe(404);
     expect((await me(cookie)).json()).toMatchObject({ user: { name: 'Robin Example' } });
   });
 
   it('holds a changed password to the password policy', async () => {
     const cookie = cookieFrom(await signIn('changer@mfa.test'));
-    const weak = await post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'password1234' }, cookie);
+    const weak = await api.as(cookie).post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'password1234' });
     expect(weak.statusCode).toBe(400);
     expect(weak.json().errors).toEqual([{ field: 'newPassword', message: expect.stringMatching(/common/i) }]);
-    const personal = await post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'changer@mfa.test!!' }, cookie);
+    const personal = await api.as(cookie).post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'changer@mfa.test!!' });
     expect(personal.statusCode).toBe(400);
     expect(personal.json().errors[0].field).toBe('newPassword');
     // Refused before better-auth saw it: the old password still signs in.
     expect((await signIn('changer@mfa.test')).statusCode).toBe(200);
 
-    const strong = await post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'a sturdy new passphrase' }, cookie);
+    const strong = await api.as(cookie).post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'a sturdy new passphrase' });
     expect(strong.statusCode, strong.body).toBe(200);
     expect((await signIn('changer@mfa.test', 'a sturdy new passphrase')).statusCode).toBe(200);
     expect((await signIn('changer@mfa.test')).statusCode).toBe(401);
     // Only the accepted change is written to the audit log.
-    const changes = await database.db.select().from(auditEvent).where(eq(auditEvent.action, 'password.changed'));
+    const changes = await api.db.select().from(auditEvent).where(eq(auditEvent.action, 'password.changed'));
     expect(changes).toEqual([expect.objectContaining({ actorEmail: 'changer@mfa.test' })]);
   });
 });

@@ -1,15 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_CHECK_INTERVAL_MS, SESSION_REFRESH_WITHIN_CHECKS, sessionNeedsRefresh } from '../../shared/constants';
 import type { Me } from '../../shared/schemas/me';
-import { buildApp } from '../app';
-import { createCredentialUser } from '../auth/auth';
 import { session, user } from '../db/schema';
-import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testAuth, testConfig } from '../../test/config';
+import { setupApi } from '../../test/api';
+import { backends } from '../../test/databases';
+import { createAccount, createCast } from '../../test/factories';
 import { cookieFrom } from '../../test/http';
-import { createPeople, PEOPLE_PASSWORD, signIn, type People } from '../../test/people';
+import { PEOPLE_PASSWORD, signIn, type People } from '../../test/people';
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -31,26 +29,17 @@ describe('sessionNeedsRefresh', () => {
 });
 
 describe.each(backends)('/api/me and sessions on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
+  const api = setupApi(backend);
   let people: People;
-  const config = testConfig();
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({ config, database, distDir: '/nonexistent' });
-    people = await createPeople(app, database.db, config, 'me');
-    const auth = testAuth(database.db, config);
-    for (const email of ['slider@me.test', 'renamer@me.test', 'origin@me.test']) await createCredentialUser(auth, { email, name: 'Sam Example', password: PEOPLE_PASSWORD });
-  }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
+    people = await createCast(api, 'me');
+    for (const email of ['slider@me.test', 'renamer@me.test', 'origin@me.test']) await createAccount(api, { email, name: 'Sam Example' });
   });
 
-  const getMe = (cookie: string, headers: Record<string, string> = {}) => app.inject({ url: '/api/me', headers: { ...headers, ...(cookie ? { cookie } : {}) } });
+  const getMe = (cookie: string, headers: Record<string, string> = {}) => api.as(cookie).get('/api/me', { headers });
   const sessionRowsOf = async (email: string) =>
-    database.db.select({ id: session.id, expiresAt: session.expiresAt }).from(session).innerJoin(user, eq(user.id, session.userId)).where(eq(user.email, email));
+    api.db.select({ id: session.id, expiresAt: session.expiresAt }).from(session).innerJoin(user, eq(user.id, session.userId)).where(eq(user.email, email));
 
   it('describes each kind of person', async () => {
     const team = (id: string, name: string, role: 'owner' | 'assistant') => ({ id, name, accentColor: '#1d4ed8', logoUrl: null, role });
@@ -80,30 +69,30 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
   });
 
   it('renames the signed-in person, and refuses an empty name or an unknown field', async () => {
-    const { cookie } = await signIn(app, 'renamer@me.test');
-    const renamed = await app.inject({ method: 'PATCH', url: '/api/me', headers: { cookie }, payload: { name: '  Ada Lovelace ' } });
+    const { cookie } = await signIn(api.app, 'renamer@me.test');
+    const renamed = await api.as(cookie).patch('/api/me', { name: '  Ada Lovelace ' });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toMatchObject({ user: { name: 'Ada Lovelace', email: 'renamer@me.test' } });
     expect((await getMe(cookie)).json().user.name).toBe('Ada Lovelace');
 
-    const empty = await app.inject({ method: 'PATCH', url: '/api/me', headers: { cookie }, payload: { name: '   ' } });
+    const empty = await api.as(cookie).patch('/api/me', { name: '   ' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().errors).toEqual([{ field: 'name', message: 'Name is required' }]);
-    const missing = await app.inject({ method: 'PATCH', url: '/api/me', headers: { cookie }, payload: {} });
+    const missing = await api.as(cookie).patch('/api/me', {});
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors[0].field).toBe('name');
-    const long = await app.inject({ method: 'PATCH', url: '/api/me', headers: { cookie }, payload: { name: 'x'.repeat(121) } });
+    const long = await api.as(cookie).patch('/api/me', { name: 'x'.repeat(121) });
     expect(long.statusCode).toBe(400);
-    const unknown = await app.inject({ method: 'PATCH', url: '/api/me', headers: { cookie }, payload: { name: 'Ada', email: 'someone-else@me.test' } });
+    const unknown = await api.as(cookie).patch('/api/me', { name: 'Ada', email: 'someone-else@me.test' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors).toEqual([{ field: 'email', message: 'Unknown field' }]);
     expect((await getMe(cookie)).json().user).toMatchObject({ name: 'Ada Lovelace', email: 'renamer@me.test' });
 
-    expect((await app.inject({ method: 'PATCH', url: '/api/me', payload: { name: 'Nobody' } })).statusCode).toBe(401);
+    expect((await api.as().patch('/api/me', { name: 'Nobody' })).statusCode).toBe(401);
   });
 
   it('slides a session that is about to end a week forward, with a renewed cookie', async () => {
-    const { cookie } = await signIn(app, 'slider@me.test');
+    const { cookie } = await signIn(api.app, 'slider@me.test');
     // A fresh session is not extended on every request.
     const fresh = await getMe(cookie);
     expect(fresh.statusCode).toBe(200);
@@ -111,7 +100,7 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
 
     const [row] = await sessionRowsOf('slider@me.test');
     const endsSoon = new Date(Date.now() + 60_000);
-    await database.db.update(session).set({ expiresAt: endsSoon }).where(eq(session.id, row?.id ?? ''));
+    await api.db.update(session).set({ expiresAt: endsSoon }).where(eq(session.id, row?.id ?? ''));
     expect(sessionNeedsRefresh(endsSoon, new Date())).toBe(true);
 
     const before = Date.now();
@@ -139,9 +128,9 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
   });
 
   it('ends a session whose time ran out, and clears its cookie', async () => {
-    const { cookie } = await signIn(app, 'origin@me.test');
+    const { cookie } = await signIn(api.app, 'origin@me.test');
     const [row] = await sessionRowsOf('origin@me.test');
-    await database.db.update(session).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(session.id, row?.id ?? ''));
+    await api.db.update(session).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(session.id, row?.id ?? ''));
     const expired = await getMe(cookie);
     expect(expired.statusCode).toBe(401);
     const cleared = ([] as string[]).concat(expired.headers['set-cookie'] ?? []).find((c) => c.startsWith('coverly.session_token='));
@@ -151,8 +140,8 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
   });
 
   it('refuses a state-changing request from a foreign origin, before it does anything', async () => {
-    const { cookie } = await signIn(app, 'origin@me.test');
-    const patch = (headers: Record<string, string>) => app.inject({ method: 'PATCH', url: '/api/me', headers: { cookie, ...headers }, payload: { name: 'Mallory' } });
+    const { cookie } = await signIn(api.app, 'origin@me.test');
+    const patch = (headers: Record<string, string>) => api.as(cookie).patch('/api/me', { name: 'Mallory' }, { headers });
 
     const foreign = await patch({ origin: 'https://evil.example' });
     expect(foreign.statusCode).toBe(403);
@@ -167,7 +156,7 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
     expect((await getMe(cookie)).json().user.name).toBe('Sam Example');
 
     // Signing in from another site is refused as well: no session is handed out.
-    const signInElsewhere = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { origin: 'https://evil.example' }, payload: { email: 'origin@me.test', password: PEOPLE_PASSWORD } });
+    const signInElsewhere = await api.as().post('/api/auth/sign-in/email', { email: 'origin@me.test', password: PEOPLE_PASSWORD }, { headers: { origin: 'https://evil.example' } });
     expect(signInElsewhere.statusCode).toBe(403);
     expect(signInElsewhere.headers['set-cookie']).toBeUndefined();
 

@@ -1,22 +1,21 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Me } from '../../shared/schemas/me';
 import { LOGO_MAX_BYTES, type TeamMembers, type TeamView } from '../../shared/schemas/teams';
 import { buildApp } from '../app';
-import { createCredentialUser, type Auth } from '../auth/auth';
 import { auditEvent, invitation, job, team } from '../db/schema';
 import { claimInvitation } from '../accounts/accounts.queries';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
-import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testAuth, testConfig } from '../../test/config';
+import { setupApi, type Caller, type Who } from '../../test/api';
+import { backends } from '../../test/databases';
+import { createAccount, createBroker, createCast, enrolAuthenticator } from '../../test/factories';
 import { gifBytes, jpegBytes, pngOfSize, svgBytes, tinyPng, webpBytes } from '../../test/fixtures/images';
 import { cookieFrom } from '../../test/http';
-import { createPeople, enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, signIn, type People } from '../../test/people';
+import { enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../../test/people';
 import { freshTotpCode } from '../../test/totp';
-import { grantBroker } from '../accounts/accounts.queries';
 
 const LAST_OWNER = 'A team needs at least one owner: make someone else an owner first';
 const NO_SUCH_USER = 'no-such-user';
@@ -26,87 +25,69 @@ const NO_SUCH_UUID = '5b0e2a8c-8f5d-4a9e-9a57-3f6f1c1b2d3e';
 const versionOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 
 describe.each(backends)('teams and their members on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  let auth: Auth;
+  const api = setupApi(backend);
   let people: People;
-  const config = testConfig();
   /** Members who join during the tests. */
   const joined: Record<string, { userId: string; email: string; cookie: string; secret?: string }> = {};
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({ config, database, distDir: '/nonexistent' });
-    auth = testAuth(database.db, config);
-    people = await createPeople(app, database.db, config, 'tm');
-  }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
+    people = await createCast(api, 'tm');
   });
 
-  const call = (cookie: string, options: InjectOptions) => app.inject({ ...options, headers: { ...options.headers, ...(cookie ? { cookie } : {}) } });
-  const get = (cookie: string, url: string) => call(cookie, { method: 'GET', url });
-  const send = (cookie: string, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => call(cookie, { method, url, ...(payload ? { payload } : {}) });
-  const putLogo = (cookie: string, teamId: string, bytes: Buffer, contentType = 'image/png') =>
-    call(cookie, { method: 'PUT', url: `/api/teams/${teamId}/logo`, headers: { 'content-type': contentType }, payload: bytes });
+  const putLogo = (who: Who, teamId: string, bytes: Buffer, contentType = 'image/png') =>
+    api.as(who).put(`/api/teams/${teamId}/logo`, bytes, { headers: { 'content-type': contentType } });
   const teamOf = async (cookie: string, teamId: string) => {
-    const response = await get(cookie, `/api/teams/${teamId}`);
+    const response = await api.as(cookie).get(`/api/teams/${teamId}`);
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as TeamView;
   };
-  const meOf = async (cookie: string) => (await get(cookie, '/api/me')).json() as Me;
+  const meOf = async (cookie: string) => (await api.as(cookie).get('/api/me')).json() as Me;
   const membersOf = async (cookie: string, teamId: string) => {
-    const response = await get(cookie, `/api/teams/${teamId}/members`);
+    const response = await api.as(cookie).get(`/api/teams/${teamId}/members`);
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as TeamMembers;
   };
   const mailsTo = async (email: string) =>
-    (await database.db.select({ payload: job.payload }).from(job).where(eq(job.queue, MAIL_QUEUE)).orderBy(job.id))
+    (await api.db.select({ payload: job.payload }).from(job).where(eq(job.queue, MAIL_QUEUE)).orderBy(job.id))
       .map((row) => row.payload as MailMessage)
       .filter((mail) => mail.to.toLowerCase() === email.toLowerCase());
   const invite = async (cookie: string, teamId: string, email: string) => {
-    const response = await send(cookie, 'POST', `/api/teams/${teamId}/invitations`, { email });
+    const response = await api.as(cookie).post(`/api/teams/${teamId}/invitations`, { email });
     expect(response.statusCode, response.body).toBe(201);
-    return { ...(response.json() as { id: string; email: string }), token: await invitationTokenFor(database.db, email) };
+    return { ...(response.json() as { id: string; email: string }), token: await invitationTokenFor(api.db, email) };
   };
   const accept = (payload: { token: string; name?: string; password?: string }) =>
-    app.inject({ method: 'POST', url: '/api/invitations/accept', payload: { password: PEOPLE_PASSWORD, ...payload } });
-  const lookup = (token: string) => app.inject({ method: 'POST', url: '/api/invitations/lookup', payload: { token } });
+    api.as().post('/api/invitations/accept', { password: PEOPLE_PASSWORD, ...payload });
+  const lookup = (token: string) => api.as().post('/api/invitations/lookup', { token });
 
   /** Answered exactly like a route that does not exist. */
   const expectHidden = async (response: LightMyRequestResponse, label: string) => {
     const path = new URL(response.raw.req.url ?? '', 'http://x').pathname;
-    const unknown = await app.inject({ url: '/api/__no_such_route__' });
+    const unknown = await api.as().get('/api/__no_such_route__');
     expect(response.statusCode, label).toBe(404);
     expect(response.headers['content-type'], label).toBe(unknown.headers['content-type']);
     expect(response.json(), label).toEqual({ ...unknown.json(), detail: `No API route ${path}`, instance: path });
   };
 
-  /** An account made outside any invitation (as the admin console or the CLI would). */
-  const account = async (email: string, name: string) => (await createCredentialUser(auth, { email, name, password: PEOPLE_PASSWORD })).id;
-
   describe('founding', () => {
     it('asks a broker to enrol an authenticator first, then makes them the owner of one team', async () => {
-      const userId = await account('founder@teams.test', 'Fran Founder');
-      await grantBroker(database.db, userId);
-      const { cookie } = await signIn(app, 'founder@teams.test');
-      const teamsBefore = await database.db.$count(team);
+      const { userId, cookie } = await createBroker(api, { email: 'founder@teams.test', name: 'Fran Founder', mfa: false });
+      const teamsBefore = await api.db.$count(team);
 
-      const early = await send(cookie, 'POST', '/api/teams', { name: 'Founders Capital' });
+      const early = await api.as(cookie).post('/api/teams', { name: 'Founders Capital' });
       expect(early.statusCode).toBe(401);
       expect(early.json()).toMatchObject({ code: 'mfa_required' });
-      expect(await database.db.$count(team)).toBe(teamsBefore);
+      expect(await api.db.$count(team)).toBe(teamsBefore);
 
-      const enrolled = await enrolTotp(app, cookie);
-      const blank = await send(enrolled.cookie, 'POST', '/api/teams', { name: '   ' });
+      const enrolled = await enrolTotp(api.app, cookie);
+      const blank = await api.as(enrolled).post('/api/teams', { name: '   ' });
       expect(blank.statusCode).toBe(400);
       expect(blank.json().errors).toEqual([{ field: 'name', message: 'Team name is required' }]);
-      const extra = await send(enrolled.cookie, 'POST', '/api/teams', { name: 'Founders Capital', ownerId: people.ownerB.userId });
+      const extra = await api.as(enrolled).post('/api/teams', { name: 'Founders Capital', ownerId: people.ownerB.userId });
       expect(extra.statusCode).toBe(400);
       expect(extra.json().errors).toEqual([{ field: 'ownerId', message: 'Unknown field' }]);
 
-      const created = await send(enrolled.cookie, 'POST', '/api/teams', { name: ' Founders Capital ' });
+      const created = await api.as(enrolled).post('/api/teams', { name: ' Founders Capital ' });
       expect(created.statusCode, created.body).toBe(201);
       const view = created.json() as TeamView;
       expect(view).toEqual({ id: expect.any(String), name: 'Founders Capital', accentColor: '#1d4ed8', logoUrl: null, role: 'owner' });
@@ -115,54 +96,52 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         { userId, name: 'Fran Founder', email: 'founder@teams.test', role: 'owner', mfaEnrolled: true, joinedAt: expect.any(String) },
       ]);
 
-      const second = await send(enrolled.cookie, 'POST', '/api/teams', { name: 'Another One' });
+      const second = await api.as(enrolled).post('/api/teams', { name: 'Another One' });
       expect(second.statusCode).toBe(409);
       expect(second.json().detail).toBe('You already belong to Founders Capital');
-      expect(await database.db.$count(team)).toBe(teamsBefore + 1);
+      expect(await api.db.$count(team)).toBe(teamsBefore + 1);
     });
 
     it('founds one team when two tabs ask at the same moment: the other gets 409, never a 500', async () => {
-      const userId = await account('twotabs@teams.test', 'Tab Twice');
-      await grantBroker(database.db, userId);
-      const { cookie } = await enrolTotp(app, (await signIn(app, 'twotabs@teams.test')).cookie);
-      const answers = await Promise.all([1, 2, 3].map((n) => send(cookie, 'POST', '/api/teams', { name: `Tab ${n}` })));
+      const { cookie } = await createBroker(api, { email: 'twotabs@teams.test', name: 'Tab Twice' });
+      const answers = await Promise.all([1, 2, 3].map((n) => api.as(cookie).post('/api/teams', { name: `Tab ${n}` })));
       expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
     });
 
     it('hides founding from everyone who is not a broker', async () => {
-      await expectHidden(await send(people.borrower.cookie, 'POST', '/api/teams', { name: 'Sneaky' }), 'borrower');
-      await expectHidden(await send(people.assistantA.cookie, 'POST', '/api/teams', { name: 'Sneaky' }), 'assistant');
-      await expectHidden(await send(people.admin.cookie, 'POST', '/api/teams', { name: 'Sneaky' }), 'admin');
-      expect((await send('', 'POST', '/api/teams', { name: 'Sneaky' })).statusCode).toBe(401);
+      await expectHidden(await api.as(people.borrower).post('/api/teams', { name: 'Sneaky' }), 'borrower');
+      await expectHidden(await api.as(people.assistantA).post('/api/teams', { name: 'Sneaky' }), 'assistant');
+      await expectHidden(await api.as(people.admin).post('/api/teams', { name: 'Sneaky' }), 'admin');
+      expect((await api.as().post('/api/teams', { name: 'Sneaky' })).statusCode).toBe(401);
       // A broker who already owns a team cannot found a second one.
-      expect((await send(people.ownerA.cookie, 'POST', '/api/teams', { name: 'Sneaky' })).statusCode).toBe(409);
+      expect((await api.as(people.ownerA).post('/api/teams', { name: 'Sneaky' })).statusCode).toBe(409);
     });
   });
 
   describe('branding', () => {
     it('renames the team and sets its accent colour, lower-cased', async () => {
-      const updated = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { name: '  Harbor Lending ', accentColor: '#0F766E' });
+      const updated = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { name: '  Harbor Lending ', accentColor: '#0F766E' });
       expect(updated.statusCode, updated.body).toBe(200);
       expect(updated.json()).toEqual({ id: people.teamA, name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null, role: 'owner' });
       // Every member sees it at once, in their own role.
       expect(await teamOf(people.assistantA.cookie, people.teamA)).toEqual({ id: people.teamA, name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null, role: 'assistant' });
       // One field at a time works too.
-      expect((await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { accentColor: '#0e7490' })).json()).toMatchObject({ name: 'Harbor Lending', accentColor: '#0e7490' });
-      expect((await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { accentColor: '#0f766e' })).statusCode).toBe(200);
+      expect((await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor: '#0e7490' })).json()).toMatchObject({ name: 'Harbor Lending', accentColor: '#0e7490' });
+      expect((await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor: '#0f766e' })).statusCode).toBe(200);
     });
 
     it('refuses a bad colour, a bad name, an unknown field or nothing to change, and changes nothing', async () => {
       for (const accentColor of ['teal', '#fff', '#12345g', '#0f766e; background:url(x)', 'rgb(0,0,0)', 42]) {
-        const response = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { accentColor });
+        const response = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor });
         expect(response.statusCode, String(accentColor)).toBe(400);
         expect(response.json().errors.map((e: { field: string }) => e.field), String(accentColor)).toEqual(['accentColor']);
       }
-      const long = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { name: 'x'.repeat(81) });
+      const long = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { name: 'x'.repeat(81) });
       expect(long.json().errors).toEqual([{ field: 'name', message: 'Team name must be at most 80 characters' }]);
-      const empty = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, {});
+      const empty = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, {});
       expect(empty.statusCode).toBe(400);
       expect(empty.json().errors).toEqual([{ field: '(body)', message: 'Send a name or an accent colour' }]);
-      const unknown = await send(people.ownerA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { logoUrl: 'https://evil.example/x.png' });
+      const unknown = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { logoUrl: 'https://evil.example/x.png' });
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json().errors).toContainEqual({ field: 'logoUrl', message: 'Unknown field' });
       expect(await teamOf(people.ownerA.cookie, people.teamA)).toMatchObject({ name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null });
@@ -177,7 +156,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect((await teamOf(people.assistantA.cookie, people.teamA)).logoUrl).toBe(pngUrl);
 
       // No cookie: mail clients fetch it.
-      const served = await app.inject({ url: pngUrl });
+      const served = await api.as().get(pngUrl);
       expect(served.statusCode).toBe(200);
       expect(served.rawPayload.equals(png)).toBe(true);
       expect(served.headers['content-type']).toBe('image/png');
@@ -192,12 +171,12 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(replaced.statusCode, replaced.body).toBe(200);
       const jpegUrl = `/api/team-logos/${people.teamA}/${versionOf(jpeg)}`;
       expect(replaced.json().logoUrl).toBe(jpegUrl);
-      const servedJpeg = await app.inject({ url: jpegUrl });
+      const servedJpeg = await api.as().get(jpegUrl);
       expect(servedJpeg.headers['content-type']).toBe('image/jpeg');
       expect(servedJpeg.rawPayload.equals(jpeg)).toBe(true);
       expect(servedJpeg.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       // An old URL (in an e-mail already sent) shows the current logo, cached only briefly.
-      const stale = await app.inject({ url: pngUrl });
+      const stale = await api.as().get(pngUrl);
       expect(stale.statusCode).toBe(200);
       expect(stale.headers['content-type']).toBe('image/jpeg');
       expect(stale.headers['cache-control']).toBe('public, max-age=300');
@@ -206,7 +185,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       const asOctets = await putLogo(people.ownerA.cookie, people.teamA, webp, 'application/octet-stream');
       expect(asOctets.statusCode, asOctets.body).toBe(200);
       expect(asOctets.json().logoUrl).toBe(`/api/team-logos/${people.teamA}/${versionOf(webp)}`);
-      const servedWebp = await app.inject({ url: asOctets.json().logoUrl });
+      const servedWebp = await api.as().get(asOctets.json().logoUrl);
       expect(servedWebp.headers['content-type']).toBe('image/webp');
       expect(servedWebp.rawPayload.equals(webp)).toBe(true);
 
@@ -242,49 +221,49 @@ describe.each(backends)('teams and their members on %s', (backend) => {
     });
 
     it('refuses a PNG header followed by HTML, and stores nothing', async () => {
-      const stored = () => database.db.select({ logo: team.logo, logoType: team.logoType, logoSha256: team.logoSha256 }).from(team).where(eq(team.id, people.teamA));
+      const stored = () => api.db.select({ logo: team.logo, logoType: team.logoType, logoSha256: team.logoSha256 }).from(team).where(eq(team.id, people.teamA));
       const current = (await teamOf(people.ownerA.cookie, people.teamA)).logoUrl;
       const before = await stored();
       expect(before[0]?.logo).not.toBeNull();
-      const audited = await database.db.$count(auditEvent, eq(auditEvent.teamId, people.teamA));
+      const audited = await api.db.$count(auditEvent, eq(auditEvent.teamId, people.teamA));
       // The signature and IHDR of a real PNG (what a first-bytes sniff reads), then a page with script.
       const polyglot = Buffer.concat([tinyPng().subarray(0, 33), Buffer.from('<html><script>alert(1)</script>')]);
       const response = await putLogo(people.ownerA.cookie, people.teamA, polyglot);
       expect(response.statusCode).toBe(415);
       expect(response.json()).toMatchObject({ code: 'unsupported_media_type', detail: 'The logo must be a PNG, JPEG or WebP image' });
       expect(await stored()).toEqual(before);
-      expect(await database.db.$count(auditEvent, eq(auditEvent.teamId, people.teamA))).toBe(audited);
+      expect(await api.db.$count(auditEvent, eq(auditEvent.teamId, people.teamA))).toBe(audited);
       expect((await teamOf(people.ownerA.cookie, people.teamA)).logoUrl).toBe(current);
       // Its would-be URL serves the logo the team already had, never these bytes.
-      const served = await app.inject({ url: `/api/team-logos/${people.teamA}/${versionOf(polyglot)}` });
+      const served = await api.as().get(`/api/team-logos/${people.teamA}/${versionOf(polyglot)}`);
       expect(served.rawPayload.equals(before[0]?.logo ?? Buffer.alloc(0))).toBe(true);
     });
 
     it('removes the logo, after which its public URL answers 404', async () => {
       const before = (await teamOf(people.ownerA.cookie, people.teamA)).logoUrl ?? '';
-      const removed = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/logo`);
+      const removed = await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/logo`);
       expect(removed.statusCode).toBe(200);
       expect(removed.json()).toMatchObject({ id: people.teamA, logoUrl: null });
       expect((await teamOf(people.assistantA.cookie, people.teamA)).logoUrl).toBeNull();
-      const gone = await app.inject({ url: before });
+      const gone = await api.as().get(before);
       expect(gone.statusCode).toBe(404);
       expect(gone.json().detail).toBe('This team has no logo');
-      expect((await app.inject({ url: `/api/team-logos/${people.teamA}/not-a-version` })).statusCode).toBe(400);
-      expect((await app.inject({ url: `/api/team-logos/${NO_SUCH_UUID}/${versionOf(tinyPng())}` })).statusCode).toBe(404);
+      expect((await api.as().get(`/api/team-logos/${people.teamA}/not-a-version`)).statusCode).toBe(400);
+      expect((await api.as().get(`/api/team-logos/${NO_SUCH_UUID}/${versionOf(tinyPng())}`)).statusCode).toBe(404);
       // Removing it again is harmless.
-      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/logo`)).statusCode).toBe(200);
+      expect((await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/logo`)).statusCode).toBe(200);
     });
 
     it('hides the owner-only routes from assistants, as if they did not exist', async () => {
       const teamUrl = `/api/teams/${people.teamA}`;
-      await expectHidden(await send(people.assistantA.cookie, 'PATCH', teamUrl, { name: 'Mine now' }), 'PATCH team');
+      await expectHidden(await api.as(people.assistantA).patch(teamUrl, { name: 'Mine now' }), 'PATCH team');
       await expectHidden(await putLogo(people.assistantA.cookie, people.teamA, tinyPng()), 'PUT logo');
-      await expectHidden(await send(people.assistantA.cookie, 'DELETE', `${teamUrl}/logo`), 'DELETE logo');
-      await expectHidden(await send(people.assistantA.cookie, 'POST', `${teamUrl}/invitations`, { email: 'friend@teams.test' }), 'POST invitation');
-      await expectHidden(await send(people.assistantA.cookie, 'DELETE', `${teamUrl}/invitations/${NO_SUCH_UUID}`), 'DELETE invitation');
-      await expectHidden(await send(people.assistantA.cookie, 'PATCH', `${teamUrl}/members/${people.assistantA.userId}`, { role: 'owner' }), 'PATCH member');
-      await expectHidden(await send(people.assistantA.cookie, 'DELETE', `${teamUrl}/members/${people.ownerA.userId}`), 'DELETE member');
-      await expectHidden(await get(people.assistantA.cookie, `${teamUrl}/audit`), 'GET audit');
+      await expectHidden(await api.as(people.assistantA).delete(`${teamUrl}/logo`), 'DELETE logo');
+      await expectHidden(await api.as(people.assistantA).post(`${teamUrl}/invitations`, { email: 'friend@teams.test' }), 'POST invitation');
+      await expectHidden(await api.as(people.assistantA).delete(`${teamUrl}/invitations/${NO_SUCH_UUID}`), 'DELETE invitation');
+      await expectHidden(await api.as(people.assistantA).patch(`${teamUrl}/members/${people.assistantA.userId}`, { role: 'owner' }), 'PATCH member');
+      await expectHidden(await api.as(people.assistantA).delete(`${teamUrl}/members/${people.ownerA.userId}`), 'DELETE member');
+      await expectHidden(await api.as(people.assistantA).get(`${teamUrl}/audit`), 'GET audit');
       expect(await teamOf(people.ownerA.cookie, people.teamA)).toMatchObject({ name: 'Harbor Lending', logoUrl: null });
       expect((await meOf(people.assistantA.cookie)).team?.role).toBe('assistant');
       expect((await mailsTo('friend@teams.test')).length).toBe(0);
@@ -294,10 +273,10 @@ describe.each(backends)('teams and their members on %s', (backend) => {
   describe('invitations', () => {
     it('mails an invitation headed with the team’s name, colour and logo, from the inviter', async () => {
       // The owner's name heads the subject.
-      expect((await call(people.ownerA.cookie, { method: 'PATCH', url: '/api/me', payload: { name: 'Olive Owner' } })).statusCode).toBe(200);
+      expect((await api.as(people.ownerA).patch('/api/me', { name: 'Olive Owner' })).statusCode).toBe(200);
       const logoUrl = (await putLogo(people.ownerA.cookie, people.teamA, tinyPng())).json().logoUrl as string;
 
-      const response = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email: ' ivy@teams.test ' });
+      const response = await api.as(people.ownerA).post(`/api/teams/${people.teamA}/invitations`, { email: ' ivy@teams.test ' });
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json()).toEqual({ id: expect.any(String), email: 'ivy@teams.test', createdAt: expect.any(String), expiresAt: expect.any(String), expired: false });
 
@@ -310,17 +289,17 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(mail?.html).toContain('border-top:4px solid #0f766e');
       expect(mail?.html).toContain(`<img src="http://localhost:3000${logoUrl}"`);
 
-      const token = await invitationTokenFor(database.db, 'ivy@teams.test');
+      const token = await invitationTokenFor(api.db, 'ivy@teams.test');
       const found = await lookup(token);
       expect(found.statusCode).toBe(200);
       expect(found.json()).toEqual({ email: 'ivy@teams.test', role: 'assistant', teamName: 'Harbor Lending', expiresAt: expect.any(String), hasAccount: false });
     });
 
     it('withdraws the earlier link when the same address is invited again', async () => {
-      const first = await invitationTokenFor(database.db, 'ivy@teams.test');
-      const again = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email: 'IVY@teams.test' });
+      const first = await invitationTokenFor(api.db, 'ivy@teams.test');
+      const again = await api.as(people.ownerA).post(`/api/teams/${people.teamA}/invitations`, { email: 'IVY@teams.test' });
       expect(again.statusCode).toBe(201);
-      const second = await invitationTokenFor(database.db, 'ivy@teams.test');
+      const second = await invitationTokenFor(api.db, 'ivy@teams.test');
       expect(second).not.toBe(first);
 
       const withdrawn = await accept({ token: first, name: 'Ivy Early' });
@@ -335,41 +314,41 @@ describe.each(backends)('teams and their members on %s', (backend) => {
 
     it('refuses to invite a member again, or a malformed address', async () => {
       for (const email of [people.assistantA.email.toUpperCase(), people.ownerA.email, people.newAssistantA.email]) {
-        const response = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email });
+        const response = await api.as(people.ownerA).post(`/api/teams/${people.teamA}/invitations`, { email });
         expect(response.statusCode, email).toBe(409);
         expect(response.json().detail, email).toBe(`${email} is already a member of Harbor Lending`);
       }
-      const bad = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email: 'not an address' });
+      const bad = await api.as(people.ownerA).post(`/api/teams/${people.teamA}/invitations`, { email: 'not an address' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().errors).toEqual([{ field: 'email', message: 'Enter a valid email address' }]);
-      const withRole = await send(people.ownerA.cookie, 'POST', `/api/teams/${people.teamA}/invitations`, { email: 'x@teams.test', role: 'owner' });
+      const withRole = await api.as(people.ownerA).post(`/api/teams/${people.teamA}/invitations`, { email: 'x@teams.test', role: 'owner' });
       expect(withRole.json().errors).toEqual([{ field: 'role', message: 'Unknown field' }]);
     });
 
     it('withdraws an invitation by id, after which its link is dead', async () => {
       const wren = await invite(people.ownerA.cookie, people.teamA, 'wren@teams.test');
-      const withdrawn = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${wren.id}`);
+      const withdrawn = await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/invitations/${wren.id}`);
       expect(withdrawn.statusCode).toBe(204);
       expect((await accept({ token: wren.token, name: 'Wren' })).statusCode).toBe(410);
       expect((await lookup(wren.token)).statusCode).toBe(410);
       expect((await membersOf(people.ownerA.cookie, people.teamA)).invitations.some((i) => i.id === wren.id)).toBe(false);
 
-      const twice = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${wren.id}`);
+      const twice = await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/invitations/${wren.id}`);
       expect(twice.statusCode).toBe(404);
       expect(twice.json().detail).toBe('No open invitation with this id in your team');
-      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${NO_SUCH_UUID}`)).statusCode).toBe(404);
-      const malformed = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/not-a-uuid`);
+      expect((await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/invitations/${NO_SUCH_UUID}`)).statusCode).toBe(404);
+      const malformed = await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/invitations/not-a-uuid`);
       expect(malformed.statusCode).toBe(400);
       expect(malformed.json().errors).toEqual([{ field: 'invitationId', message: 'Not an invitation id' }]);
 
       // Team B's owner cannot withdraw team A's invitation through team B's URL.
       const robin = await invite(people.ownerA.cookie, people.teamA, 'robin@teams.test');
-      expect((await send(people.ownerB.cookie, 'DELETE', `/api/teams/${people.teamB}/invitations/${robin.id}`)).statusCode).toBe(404);
+      expect((await api.as(people.ownerB).delete(`/api/teams/${people.teamB}/invitations/${robin.id}`)).statusCode).toBe(404);
       expect((await lookup(robin.token)).statusCode).toBe(200);
     });
 
     it('makes a new account an assistant, who must enrol an authenticator before seeing the team', async () => {
-      const token = await invitationTokenFor(database.db, 'ivy@teams.test');
+      const token = await invitationTokenFor(api.db, 'ivy@teams.test');
       const accepted = await accept({ token, name: 'Ivy Assistant' });
       expect(accepted.statusCode, accepted.body).toBe(200);
       expect(accepted.json()).toEqual({ redirectTo: '/app/team', twoFactorRequired: false });
@@ -383,11 +362,11 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         mustEnrolMfa: true,
         team: { id: people.teamA, name: 'Harbor Lending', role: 'assistant' },
       });
-      const closed = await get(cookie, `/api/teams/${people.teamA}/members`);
+      const closed = await api.as(cookie).get(`/api/teams/${people.teamA}/members`);
       expect(closed.statusCode).toBe(401);
       expect(closed.json().code).toBe('mfa_required');
 
-      const enrolled = await enrolTotp(app, cookie);
+      const enrolled = await enrolTotp(api.app, cookie);
       expect(await meOf(enrolled.cookie)).toMatchObject({ mfaEnrolled: true, mustEnrolMfa: false, team: { id: people.teamA, role: 'assistant' } });
       expect(await teamOf(enrolled.cookie, people.teamA)).toMatchObject({ name: 'Harbor Lending', role: 'assistant' });
       const ivy = (await membersOf(enrolled.cookie, people.teamA)).members.find((m) => m.email === 'ivy@teams.test');
@@ -412,23 +391,23 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       // Nothing was claimed: the link still works, should that person leave their team.
       expect((await lookup(token)).statusCode).toBe(200);
       expect(teamA.invitations.some((i) => i.id === id)).toBe(true);
-      const [row] = await database.db.select().from(invitation).where(eq(invitation.id, id));
+      const [row] = await api.db.select().from(invitation).where(eq(invitation.id, id));
       expect(row).toMatchObject({ acceptedAt: null, acceptedBy: null, revokedAt: null });
       // A wrong password is no conflict: it is just refused.
       expect((await accept({ token, password: 'not the password of owner b' })).statusCode).toBe(400);
-      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${id}`)).statusCode).toBe(204);
+      expect((await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/invitations/${id}`)).statusCode).toBe(204);
     });
 
     it('counts a wrong password given while accepting against the sign-in throttle, and audits it', async () => {
-      await account('throttled@teams.test', 'Theo Throttled');
+      await createAccount(api, { email: 'throttled@teams.test', name: 'Theo Throttled' });
       const { token } = await invite(people.ownerA.cookie, people.teamA, 'throttled@teams.test');
-      const attempt = (password: string) => app.inject({ method: 'POST', url: '/api/invitations/accept', payload: { token, password }, remoteAddress: '198.51.100.77' });
+      const attempt = (password: string) => api.as().post('/api/invitations/accept', { token, password }, { remoteAddress: '198.51.100.77' });
       for (let i = 0; i < 8; i++) expect((await attempt('not the password of theo')).statusCode).toBe(400);
       // Refused now even with the right password, as a sign-in would be.
       const refused = await attempt(PEOPLE_PASSWORD);
       expect(refused.statusCode).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      const failures = await database.db
+      const failures = await api.db
         .select()
         .from(auditEvent)
         .where(and(eq(auditEvent.action, 'sign_in.failed'), eq(auditEvent.subjectEmail, 'throttled@teams.test')));
@@ -438,13 +417,12 @@ describe.each(backends)('teams and their members on %s', (backend) => {
 
     it('never claims a withdrawn invitation, even one that was open when the accept began', async () => {
       const { id } = await invite(people.ownerA.cookie, people.teamA, 'raced@teams.test');
-      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/invitations/${id}`)).statusCode).toBe(204);
-      expect(await claimInvitation(database.db, id, people.borrower.userId)).toBeNull();
+      expect((await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/invitations/${id}`)).statusCode).toBe(204);
+      expect(await claimInvitation(api.db, id, people.borrower.userId)).toBeNull();
     });
 
     it('signs an existing account with two-step verification in only after its code', async () => {
-      await account('mia@teams.test', 'Mia Existing');
-      const mia = await enrolTotp(app, (await signIn(app, 'mia@teams.test')).cookie);
+      const mia = await enrolAuthenticator(api, await createAccount(api, { email: 'mia@teams.test', name: 'Mia Existing' }));
       const { token } = await invite(people.ownerA.cookie, people.teamA, 'mia@teams.test');
 
       const accepted = await accept({ token });
@@ -458,9 +436,9 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(setCookies).not.toContain('coverly.session_token');
       expect(setCookies).toContain('coverly.two_factor');
       const pending = cookieFrom(accepted);
-      expect((await get(pending, '/api/me')).statusCode).toBe(401);
+      expect((await api.as(pending).get('/api/me')).statusCode).toBe(401);
 
-      const verified = await call(pending, { method: 'POST', url: '/api/auth/two-factor/verify-totp', payload: { code: await freshTotpCode(mia.secret) } });
+      const verified = await api.as(pending).post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(mia.secret) });
       expect(verified.statusCode, verified.body).toBe(200);
       const cookie = cookieFrom(verified);
       expect(await teamOf(cookie, people.teamA)).toMatchObject({ id: people.teamA, name: 'Harbor Lending', role: 'assistant' });
@@ -472,12 +450,12 @@ describe.each(backends)('teams and their members on %s', (backend) => {
   describe('members', () => {
     it('lists the members with their authenticator status, and open invitations with whether they expired', async () => {
       const late = await invite(people.ownerA.cookie, people.teamA, 'late@teams.test');
-      await database.db
+      await api.db
         .update(invitation)
         .set({ expiresAt: new Date(Date.now() - 60_000) })
         .where(and(eq(invitation.id, late.id), eq(invitation.teamId, people.teamA)));
 
-      const response = await get(people.ownerA.cookie, `/api/teams/${people.teamA}/members`);
+      const response = await api.as(people.ownerA).get(`/api/teams/${people.teamA}/members`);
       expect(response.headers['cache-control']).toBe('no-store');
       const { members, invitations } = response.json() as TeamMembers;
       // Assistants see the same members, but invitations are the owners' business.
@@ -515,57 +493,58 @@ describe.each(backends)('teams and their members on %s', (backend) => {
 
     it('changes roles but never leaves the team without an owner', async () => {
       const memberUrl = (userId: string) => `/api/teams/${people.teamA}/members/${userId}`;
-      const demoteSelf = await send(people.ownerA.cookie, 'PATCH', memberUrl(people.ownerA.userId), { role: 'assistant' });
+      const demoteSelf = await api.as(people.ownerA).patch(memberUrl(people.ownerA.userId), { role: 'assistant' });
       expect(demoteSelf.statusCode).toBe(409);
       expect(demoteSelf.json().detail).toBe(LAST_OWNER);
-      const leave = await send(people.ownerA.cookie, 'DELETE', memberUrl(people.ownerA.userId));
+      const leave = await api.as(people.ownerA).delete(memberUrl(people.ownerA.userId));
       expect(leave.statusCode).toBe(409);
       expect(leave.json().detail).toBe(LAST_OWNER);
       expect((await meOf(people.ownerA.cookie)).team?.role).toBe('owner');
 
-      const badRole = await send(people.ownerA.cookie, 'PATCH', memberUrl(people.assistantA.userId), { role: 'admin' });
+      const badRole = await api.as(people.ownerA).patch(memberUrl(people.assistantA.userId), { role: 'admin' });
       expect(badRole.statusCode).toBe(400);
       expect(badRole.json().errors).toEqual([{ field: 'role', message: 'Use owner or assistant' }]);
 
-      const promoted = await send(people.ownerA.cookie, 'PATCH', memberUrl(people.assistantA.userId), { role: 'owner' });
+      const promoted = await api.as(people.ownerA).patch(memberUrl(people.assistantA.userId), { role: 'owner' });
       expect(promoted.statusCode).toBe(204);
       expect(promoted.body).toBe('');
       expect((await meOf(people.assistantA.cookie)).team?.role).toBe('owner');
       // The new owner may use the owner's routes at once, with the session they had.
-      expect((await send(people.assistantA.cookie, 'PATCH', `/api/teams/${people.teamA}`, { accentColor: '#0f766e' })).statusCode).toBe(200);
+      expect((await api.as(people.assistantA).patch(`/api/teams/${people.teamA}`, { accentColor: '#0f766e' })).statusCode).toBe(200);
 
       // With two owners, one may leave.
-      const left = await send(people.assistantA.cookie, 'DELETE', memberUrl(people.assistantA.userId));
+      const left = await api.as(people.assistantA).delete(memberUrl(people.assistantA.userId));
       expect(left.statusCode).toBe(204);
       expect((await meOf(people.assistantA.cookie)).team).toBeNull();
-      expect((await send(people.ownerA.cookie, 'DELETE', memberUrl(people.ownerA.userId))).statusCode).toBe(409);
+      expect((await api.as(people.ownerA).delete(memberUrl(people.ownerA.userId))).statusCode).toBe(409);
 
       for (const method of ['PATCH', 'DELETE'] as const) {
-        const unknown = await send(people.ownerA.cookie, method, memberUrl(NO_SUCH_USER), method === 'PATCH' ? { role: 'owner' } : undefined);
+        const act = (url: string) => (method === 'PATCH' ? api.as(people.ownerA).patch(url, { role: 'owner' }) : api.as(people.ownerA).delete(url));
+        const unknown = await act(memberUrl(NO_SUCH_USER));
         expect(unknown.statusCode, method).toBe(404);
         expect(unknown.json().detail, method).toBe('No member with this id in your team');
         // Someone who left is unknown too.
-        expect((await send(people.ownerA.cookie, method, memberUrl(people.assistantA.userId), method === 'PATCH' ? { role: 'owner' } : undefined)).statusCode).toBe(404);
+        expect((await act(memberUrl(people.assistantA.userId))).statusCode).toBe(404);
       }
-      expect((await send(people.ownerA.cookie, 'DELETE', memberUrl('x'.repeat(65)))).statusCode).toBe(400);
+      expect((await api.as(people.ownerA).delete(memberUrl('x'.repeat(65)))).statusCode).toBe(400);
     });
 
     it('removes a member with effect on their very next request, in the same session', async () => {
       const ivy = joined.ivy;
       if (!ivy) throw new Error('Ivy joined in an earlier test');
-      expect((await get(ivy.cookie, `/api/teams/${people.teamA}`)).statusCode).toBe(200);
-      expect((await get(ivy.cookie, `/api/teams/${people.teamA}/members`)).statusCode).toBe(200);
+      expect((await api.as(ivy).get(`/api/teams/${people.teamA}`)).statusCode).toBe(200);
+      expect((await api.as(ivy).get(`/api/teams/${people.teamA}/members`)).statusCode).toBe(200);
 
-      const removed = await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/members/${ivy.userId}`);
+      const removed = await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/members/${ivy.userId}`);
       expect(removed.statusCode).toBe(204);
 
-      await expectHidden(await get(ivy.cookie, `/api/teams/${people.teamA}`), 'team after removal');
-      await expectHidden(await get(ivy.cookie, `/api/teams/${people.teamA}/members`), 'members after removal');
-      const me = await get(ivy.cookie, '/api/me');
+      await expectHidden(await api.as(ivy).get(`/api/teams/${people.teamA}`), 'team after removal');
+      await expectHidden(await api.as(ivy).get(`/api/teams/${people.teamA}/members`), 'members after removal');
+      const me = await api.as(ivy).get('/api/me');
       expect(me.statusCode).toBe(200);
       expect(me.json()).toMatchObject({ user: { email: 'ivy@teams.test' }, team: null, mustEnrolMfa: false });
       expect((await membersOf(people.ownerA.cookie, people.teamA)).members.some((m) => m.userId === ivy.userId)).toBe(false);
-      expect((await send(people.ownerA.cookie, 'DELETE', `/api/teams/${people.teamA}/members/${ivy.userId}`)).statusCode).toBe(404);
+      expect((await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/members/${ivy.userId}`)).statusCode).toBe(404);
     });
   });
 
@@ -574,32 +553,32 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       const pending = (await membersOf(people.ownerA.cookie, people.teamA)).invitations.find((i) => i.email === 'robin@teams.test');
       const before = { team: await teamOf(people.ownerA.cookie, people.teamA), members: await membersOf(people.ownerA.cookie, people.teamA) };
       const a = `/api/teams/${people.teamA}`;
-      const requests: [string, InjectOptions][] = [
-        ['GET team', { method: 'GET', url: a }],
-        ['PATCH team', { method: 'PATCH', url: a, payload: { name: 'Taken over' } }],
-        ['PUT logo', { method: 'PUT', url: `${a}/logo`, headers: { 'content-type': 'image/png' }, payload: tinyPng([255, 0, 0, 255]) }],
-        ['DELETE logo', { method: 'DELETE', url: `${a}/logo` }],
-        ['GET members', { method: 'GET', url: `${a}/members` }],
-        ['POST invitation', { method: 'POST', url: `${a}/invitations`, payload: { email: 'spy@teams.test' } }],
-        ['DELETE invitation', { method: 'DELETE', url: `${a}/invitations/${pending?.id}` }],
-        ['PATCH member', { method: 'PATCH', url: `${a}/members/${people.newAssistantA.userId}`, payload: { role: 'owner' } }],
-        ['DELETE member', { method: 'DELETE', url: `${a}/members/${people.newAssistantA.userId}` }],
-        ['GET audit', { method: 'GET', url: `${a}/audit` }],
+      const requests: [string, (ownerB: Caller) => Promise<LightMyRequestResponse>][] = [
+        ['GET team', (b) => b.get(a)],
+        ['PATCH team', (b) => b.patch(a, { name: 'Taken over' })],
+        ['PUT logo', (b) => b.put(`${a}/logo`, tinyPng([255, 0, 0, 255]), { headers: { 'content-type': 'image/png' } })],
+        ['DELETE logo', (b) => b.delete(`${a}/logo`)],
+        ['GET members', (b) => b.get(`${a}/members`)],
+        ['POST invitation', (b) => b.post(`${a}/invitations`, { email: 'spy@teams.test' })],
+        ['DELETE invitation', (b) => b.delete(`${a}/invitations/${pending?.id}`)],
+        ['PATCH member', (b) => b.patch(`${a}/members/${people.newAssistantA.userId}`, { role: 'owner' })],
+        ['DELETE member', (b) => b.delete(`${a}/members/${people.newAssistantA.userId}`)],
+        ['GET audit', (b) => b.get(`${a}/audit`)],
       ];
-      for (const [label, options] of requests) await expectHidden(await call(people.ownerB.cookie, options), label);
+      for (const [label, request] of requests) await expectHidden(await request(api.as(people.ownerB)), label);
       expect({ team: await teamOf(people.ownerA.cookie, people.teamA), members: await membersOf(people.ownerA.cookie, people.teamA) }).toEqual(before);
       expect(await mailsTo('spy@teams.test')).toEqual([]);
     });
 
     it('does not let team A’s owner reach a member of team B, whichever team the URL names', async () => {
       const b = `/api/teams/${people.teamB}/members/${people.ownerB.userId}`;
-      await expectHidden(await send(people.ownerA.cookie, 'PATCH', b, { role: 'assistant' }), 'PATCH via team B');
-      await expectHidden(await send(people.ownerA.cookie, 'DELETE', b), 'DELETE via team B');
+      await expectHidden(await api.as(people.ownerA).patch(b, { role: 'assistant' }), 'PATCH via team B');
+      await expectHidden(await api.as(people.ownerA).delete(b), 'DELETE via team B');
       const viaA = `/api/teams/${people.teamA}/members/${people.ownerB.userId}`;
-      const patched = await send(people.ownerA.cookie, 'PATCH', viaA, { role: 'assistant' });
+      const patched = await api.as(people.ownerA).patch(viaA, { role: 'assistant' });
       expect(patched.statusCode).toBe(404);
       expect(patched.json().detail).toBe('No member with this id in your team');
-      expect((await send(people.ownerA.cookie, 'DELETE', viaA)).statusCode).toBe(404);
+      expect((await api.as(people.ownerA).delete(viaA)).statusCode).toBe(404);
       expect((await meOf(people.ownerB.cookie)).team).toMatchObject({ id: people.teamB, role: 'owner' });
     });
   });
@@ -607,7 +586,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
   describe('invitation rate limit', () => {
     it('allows 30 invitations an hour per team, then answers 429 with Retry-After', async () => {
       // A second instance on the same database: its rate-limit counters start at zero.
-      const fresh = await buildApp({ config, database, distDir: '/nonexistent' });
+      const fresh = await buildApp({ config: api.config, database: api.database, distDir: '/nonexistent' });
       try {
         const inviteTo = (cookie: string, teamId: string, email: string) =>
           fresh.inject({ method: 'POST', url: `/api/teams/${teamId}/invitations`, headers: { cookie }, payload: { email } });

@@ -1,35 +1,22 @@
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../app';
 import { job, waitlistEntry } from '../db/schema';
 import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
-import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
-import { testConfig } from '../../test/config';
+import { setupApi } from '../../test/api';
+import { backends } from '../../test/databases';
 
 const NO_WEB_BUILD = '/nonexistent-dist';
 
 describe.each(backends)('POST /api/waitlist on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
   let nudges = 0;
+  const api = setupApi(backend, { distDir: NO_WEB_BUILD, onJobsEnqueued: () => nudges++ });
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({ config: testConfig(), database, distDir: NO_WEB_BUILD, onJobsEnqueued: () => nudges++ });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
-  });
-
-  const post = (payload: unknown, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url: '/api/waitlist', payload: payload as object, headers });
-  const entriesFor = (email: string) => database.db.select().from(waitlistEntry).where(eq(waitlistEntry.emailKey, email.toLowerCase()));
+  const post = (payload: unknown, headers: Record<string, string> = {}) => api.as().post('/api/waitlist', payload as object, { headers });
+  const entriesFor = (email: string) => api.db.select().from(waitlistEntry).where(eq(waitlistEntry.emailKey, email.toLowerCase()));
   const mailsTo = async (to: string) =>
-    (await database.db.select().from(job).where(eq(job.queue, MAIL_QUEUE)))
+    (await api.db.select().from(job).where(eq(job.queue, MAIL_QUEUE)))
       .map((row) => row.payload as MailMessage)
       .filter((mail) => mail.to === to);
 
@@ -72,12 +59,12 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
   });
 
   it('answers a filled honeypot with success and stores nothing', async () => {
-    const jobsBefore = await database.db.$count(job);
+    const jobsBefore = await api.db.$count(job);
     const response = await post({ fullName: 'Spam Bot', email: 'bot@spam.example', website: 'http://spam.example' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'received' });
     expect(await entriesFor('bot@spam.example')).toHaveLength(0);
-    expect(await database.db.$count(job)).toBe(jobsBefore);
+    expect(await api.db.$count(job)).toBe(jobsBefore);
   });
 
   it('answers bad fields with a 400 problem naming each of them', async () => {
@@ -91,21 +78,21 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
   });
 
   it('refuses malformed JSON, other content types, non-object bodies and huge bodies with 4xx', async () => {
-    const malformed = await app.inject({ method: 'POST', url: '/api/waitlist', payload: '{"fullName": "x",', headers: { 'content-type': 'application/json' } });
+    const malformed = await api.as().post('/api/waitlist', '{"fullName": "x",', { headers: { 'content-type': 'application/json' } });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().code).toBe('bad_request');
 
-    const text = await app.inject({ method: 'POST', url: '/api/waitlist', payload: 'fullName=x', headers: { 'content-type': 'text/plain' } });
+    const text = await api.as().post('/api/waitlist', 'fullName=x', { headers: { 'content-type': 'text/plain' } });
     expect(text.statusCode).toBe(415);
 
-    const poisoned = await app.inject({ method: 'POST', url: '/api/waitlist', payload: '{"__proto__": {"isAdmin": true}, "fullName": "x", "email": "x@y.z"}', headers: { 'content-type': 'application/json' } });
+    const poisoned = await api.as().post('/api/waitlist', '{"__proto__": {"isAdmin": true}, "fullName": "x", "email": "x@y.z"}', { headers: { 'content-type': 'application/json' } });
     expect(poisoned.statusCode).toBe(400);
     expect(poisoned.json().code).toBe('bad_request');
 
     const array = await post([{ fullName: 'x', email: 'x@y.z' }]);
     expect(array.statusCode).toBe(400);
 
-    const empty = await app.inject({ method: 'POST', url: '/api/waitlist' });
+    const empty = await api.as().post('/api/waitlist');
     expect(empty.statusCode).toBe(400);
 
     const huge = await post({ fullName: 'x'.repeat(20_000), email: 'big@example.com' });
@@ -122,7 +109,7 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
     );
     await fc.assert(
       fc.asyncProperty(body, async (payload) => {
-        const response = await app.inject({ method: 'POST', url: '/api/waitlist', payload: JSON.stringify(payload) ?? 'null', headers: { 'content-type': 'application/json' } });
+        const response = await api.as().post('/api/waitlist', JSON.stringify(payload) ?? 'null', { headers: { 'content-type': 'application/json' } });
         expect([200, 400]).toContain(response.statusCode);
         if (response.statusCode === 400) {
           const problem = response.json();
@@ -136,7 +123,7 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
     const raw = fc.string({ maxLength: 400 });
     await fc.assert(
       fc.asyncProperty(raw, async (payload) => {
-        const response = await app.inject({ method: 'POST', url: '/api/waitlist', payload, headers: { 'content-type': 'application/json' } });
+        const response = await api.as().post('/api/waitlist', payload, { headers: { 'content-type': 'application/json' } });
         expect(response.statusCode).toBeGreaterThanOrEqual(200);
         expect(response.statusCode).toBeLessThan(500);
       }),
@@ -160,27 +147,18 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
     const emails = Array.from({ length: 25 }, (_, i) => `burst${i}@example.com`);
     const responses = await Promise.all(emails.map((email, i) => post({ fullName: `Burst ${i}`, email: i % 2 ? email.toUpperCase() : email })));
     expect(responses.every((r) => r.statusCode === 200)).toBe(true);
-    const [row] = await database.db.select({ n: sql<number>`count(*)::int` }).from(waitlistEntry).where(sql`${waitlistEntry.emailKey} like 'burst%'`);
+    const [row] = await api.db.select({ n: sql<number>`count(*)::int` }).from(waitlistEntry).where(sql`${waitlistEntry.emailKey} like 'burst%'`);
     expect(row?.n).toBe(25);
   });
 });
 
 describe.each(backends)('waitlist rate limit on %s', (backend) => {
-  let database: TestDatabase;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    app = await buildApp({ config: testConfig({ WAITLIST_RATE_LIMIT: '3', WAITLIST_RATE_WINDOW_SECONDS: '60' }), database, distDir: NO_WEB_BUILD });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await database?.destroy();
-  });
+  const api = setupApi(backend, { env: { WAITLIST_RATE_LIMIT: '3', WAITLIST_RATE_WINDOW_SECONDS: '60' }, distDir: NO_WEB_BUILD });
 
   it('answers a burst from one address with 429 problem+json and a Retry-After', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const response = await app.inject({ method: 'POST', url: '/api/waitlist', payload: { fullName: `Burst ${i}`, email: `limit${i}@example.com` }, remoteAddress: '203.0.113.7' });
+      const response = await api.as().post('/api/waitlist', { fullName: `Burst ${i}`, email: `limit${i}@example.com` }, { remoteAddress: '203.0.113.7' });
       statuses.push(response.statusCode);
       if (response.statusCode === 429) {
         expect(response.headers['content-type']).toContain('application/problem+json');
@@ -190,7 +168,7 @@ describe.each(backends)('waitlist rate limit on %s', (backend) => {
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     // Another client address is not affected.
-    const other = await app.inject({ method: 'POST', url: '/api/waitlist', payload: { fullName: 'Other', email: 'other@example.com' }, remoteAddress: '198.51.100.9' });
+    const other = await api.as().post('/api/waitlist', { fullName: 'Other', email: 'other@example.com' }, { remoteAddress: '198.51.100.9' });
     expect(other.statusCode).toBe(200);
   });
 });
