@@ -35,15 +35,25 @@ export default tseslint.config(
   {
     // The public pages' JavaScript budget (bench/run.mjs): server state and form libraries load with the
     // signed-in app's chunks only (decision 009).
-    files: ['src/web/features/{marketing,auth,waitlist,invitations,errors}/**/*.{ts,tsx}', 'src/web/app/routes.tsx', 'src/web/app/root-layout.tsx', 'src/web/entry-*.tsx'],
+    files: [
+      'src/web/features/{marketing,auth,waitlist,invitations,errors}/**/*.{ts,tsx}',
+      'src/web/app/routes.tsx',
+      'src/web/app/root-layout.tsx',
+      'src/web/entry-*.tsx',
+    ],
     rules: restrict([
       webRoot,
-      { group: ['@tanstack/*', 'react-hook-form', '@hookform/*', '**/lib/use-app-form'], message: 'Public pages stay small: TanStack Query and react-hook-form belong to the signed-in app (decision 009).' },
+      {
+        group: ['@tanstack/*', 'react-hook-form', '@hookform/*', '**/lib/use-app-form'],
+        message: 'Public pages stay small: TanStack Query and react-hook-form belong to the signed-in app (decision 009).',
+      },
     ]),
   },
   {
     files: ['src/shared/**/*.ts'],
-    rules: restrict([{ group: ['**/server/**', '**/web/**', 'node:*', 'react', 'react-*'], message: 'shared/ is pure TypeScript: no I/O, no DOM, no server or web imports.' }]),
+    rules: restrict([
+      { group: ['**/server/**', '**/web/**', 'node:*', 'react', 'react-*'], message: 'shared/ is pure TypeScript: no I/O, no DOM, no server or web imports.' },
+    ]),
   },
   {
     files: ['src/server/**/*.ts'],

@@ -10,7 +10,10 @@ const invitationLink = () => mailedLinkTo(E2E_ADMIN_EMAIL, 'invite');
 // The one spec that signs in through the form, with the password and then a code; every other test
 // starts signed in through the login fixture (`loginAs` in fixtures.ts).
 test.describe('accounts', () => {
-  test('the first admin, invited from the command line, accepts by e-mail link, enrols an authenticator, signs out and signs in again, with a code and with a backup code', async ({ page, consoleGuard }, testInfo) => {
+  test('the first admin, invited from the command line, accepts by e-mail link, enrols an authenticator, signs out and signs in again, with a code and with a backup code', async ({
+    page,
+    consoleGuard,
+  }, testInfo) => {
     test.skip(testInfo.project.name !== 'desktop', 'the invitation works once, so the flow runs in one project');
     // Enrolling an authenticator adds a few pages to the flow.
     test.setTimeout(60_000);

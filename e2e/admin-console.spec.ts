@@ -33,7 +33,12 @@ test.describe('admin console', () => {
   test.describe.configure({ mode: 'serial' });
   test.skip(({ isMobile }) => isMobile, 'one project is enough: the flow sends real invitations');
 
-  test('an admin enrols an authenticator, searches the waitlist, invites a broker, and exports the current view', async ({ page, request, loginAs, consoleGuard }) => {
+  test('an admin enrols an authenticator, searches the waitlist, invites a broker, and exports the current view', async ({
+    page,
+    request,
+    loginAs,
+    consoleGuard,
+  }) => {
     // Enrolling an authenticator comes first.
     test.setTimeout(60_000);
     // The wrong code the enrolment tries first (401).
@@ -103,7 +108,10 @@ test.describe('admin console', () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit log' }).click();
     await expect(page).toHaveURL(`${base}/app/admin/audit`);
     await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
-    const sent = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Sent an invitation', exact: true }) }).filter({ hasText: kim });
+    const sent = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'Sent an invitation', exact: true }) })
+      .filter({ hasText: kim });
     await expect(sent).toContainText(admin.email);
     await page.getByLabel('Action').selectOption({ label: 'Signed in' });
     await expect(page.getByRole('rowheader', { name: 'Sent an invitation', exact: true })).toHaveCount(0);

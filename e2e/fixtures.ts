@@ -95,7 +95,16 @@ export { expect };
 function browserCookie(setCookie: string): Cookie | null {
   const [pair = '', ...attributes] = setCookie.split(';').map((part) => part.trim());
   const eq = pair.indexOf('=');
-  const cookie: Cookie = { name: pair.slice(0, eq), value: pair.slice(eq + 1), domain: '127.0.0.1', path: '/', expires: -1, httpOnly: false, secure: false, sameSite: 'Lax' };
+  const cookie: Cookie = {
+    name: pair.slice(0, eq),
+    value: pair.slice(eq + 1),
+    domain: '127.0.0.1',
+    path: '/',
+    expires: -1,
+    httpOnly: false,
+    secure: false,
+    sameSite: 'Lax',
+  };
   for (const attribute of attributes) {
     const [key = '', value = ''] = attribute.split('=');
     switch (key.toLowerCase()) {

@@ -95,7 +95,12 @@ test.describe('/ landing page', () => {
 
     await expect(section(/how it works/i).locator('ol > li')).toHaveCount(4);
     await expect(section(/why brokers love it/i).locator('li')).toHaveCount(4);
-    await expect(page.locator('section#features').locator('li, article').filter({ has: page.getByRole('heading', { level: 3 }) })).toHaveCount(4);
+    await expect(
+      page
+        .locator('section#features')
+        .locator('li, article')
+        .filter({ has: page.getByRole('heading', { level: 3 }) }),
+    ).toHaveCount(4);
     const stars = main.getByRole('img', { name: '5 out of 5 stars' });
     await expect(stars).toHaveCount(2);
     await expect(main).toContainText('40% faster');

@@ -22,7 +22,13 @@ async function newPage(browser: Browser) {
 test.describe('from the waitlist to a team', () => {
   test.skip(({ isMobile }) => isMobile, 'invitations work once: the journey runs in the desktop project');
 
-  test('an admin invites a broker from the waitlist; the broker enrols TOTP, builds and brands a team, and invites an assistant who joins', async ({ page, browser, request, loginAs, consoleGuard }) => {
+  test('an admin invites a broker from the waitlist; the broker enrols TOTP, builds and brands a team, and invites an assistant who joins', async ({
+    page,
+    browser,
+    request,
+    loginAs,
+    consoleGuard,
+  }) => {
     test.setTimeout(120_000);
     // Refused codes (401), the signed-out session checks (401) and the removed assistant's team page (404).
     consoleGuard.allow(/Failed to load resource: the server responded with a status of (401|404)/);
@@ -35,7 +41,9 @@ test.describe('from the waitlist to a team', () => {
     await expect(page).toHaveURL(`${base}/app`);
 
     // 2. A broker joins the waitlist; the admin invites them from the console.
-    expect((await request.post(`${base}/api/waitlist`, { data: { fullName: 'Bea Broker', email: brokerEmail, company: 'Lakeside Lending' } })).status()).toBe(200);
+    expect((await request.post(`${base}/api/waitlist`, { data: { fullName: 'Bea Broker', email: brokerEmail, company: 'Lakeside Lending' } })).status()).toBe(
+      200,
+    );
     await page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Admin' }).click();
     await expect(page).toHaveURL(`${base}/app/admin/waitlist`);
     const row = page.getByRole('row').filter({ hasText: brokerEmail });
@@ -109,7 +117,14 @@ test.describe('from the waitlist to a team', () => {
     // 8. The team's audit log tells the story.
     await page.getByRole('navigation', { name: 'Team' }).getByRole('link', { name: 'Audit log' }).click();
     await expect(page).toHaveURL(`${base}/app/team/audit`);
-    for (const action of ['Removed a member', 'Set up two-step verification', 'Accepted an invitation', 'Sent an invitation', 'Changed the branding', 'Created the team']) {
+    for (const action of [
+      'Removed a member',
+      'Set up two-step verification',
+      'Accepted an invitation',
+      'Sent an invitation',
+      'Changed the branding',
+      'Created the team',
+    ]) {
       await expect(page.getByRole('rowheader', { name: action, exact: true }).first(), action).toBeVisible();
     }
     await expectNoAxeViolations(page);

@@ -47,17 +47,79 @@ const SOURCES = [
 // Repeated characters and straight sequences (aaaa…, 1234…, abcd…) are
 // rejected by the policy's code instead, so they are not spelled out here.
 const BASE_WORDS = [
-  'password', 'passw0rd', 'p@ssword', 'p@ssw0rd', 'pa$$word', 'pa55word', 'mypassword', 'newpassword',
-  'qwerty', 'qwertyuiop', 'qwertz', 'azerty', 'asdfgh', 'asdfghjkl', 'zxcvbnm', '1qaz2wsx', 'qazwsx',
-  'iloveyou', 'letmein', 'welcome', 'admin', 'administrator', 'changeme', 'trustno1', 'secret',
-  'monkey', 'dragon', 'football', 'baseball', 'soccer', 'sunshine', 'princess', 'superman', 'batman',
-  'master', 'shadow', 'login', 'default', 'guest', 'abc123', 'coverly',
+  'password',
+  'passw0rd',
+  'p@ssword',
+  'p@ssw0rd',
+  'pa$$word',
+  'pa55word',
+  'mypassword',
+  'newpassword',
+  'qwerty',
+  'qwertyuiop',
+  'qwertz',
+  'azerty',
+  'asdfgh',
+  'asdfghjkl',
+  'zxcvbnm',
+  '1qaz2wsx',
+  'qazwsx',
+  'iloveyou',
+  'letmein',
+  'welcome',
+  'admin',
+  'administrator',
+  'changeme',
+  'trustno1',
+  'secret',
+  'monkey',
+  'dragon',
+  'football',
+  'baseball',
+  'soccer',
+  'sunshine',
+  'princess',
+  'superman',
+  'batman',
+  'master',
+  'shadow',
+  'login',
+  'default',
+  'guest',
+  'abc123',
+  'coverly',
 ];
 const DIGIT_RUNS = ['1', '12', '123', '1234', '12345', '123456', '1234567', '12345678', '321', '4321', '54321', '654321'];
 const SUFFIXES = [
   ...DIGIT_RUNS,
-  '0', '00', '000', '01', '007', '11', '111', '1111', '69', '666', '777', '999',
-  '!', '!!', '!!!', '1!', '12!', '123!', '1234!', '@1', '@12', '@123', '@1234', '#1', '#123', '$', '.', '*',
+  '0',
+  '00',
+  '000',
+  '01',
+  '007',
+  '11',
+  '111',
+  '1111',
+  '69',
+  '666',
+  '777',
+  '999',
+  '!',
+  '!!',
+  '!!!',
+  '1!',
+  '12!',
+  '123!',
+  '1234!',
+  '@1',
+  '@12',
+  '@123',
+  '@1234',
+  '#1',
+  '#123',
+  '$',
+  '.',
+  '*',
 ];
 
 function generatedPatterns() {
@@ -79,7 +141,11 @@ function readFromTarball(tarballPath, wanted) {
   while (offset + 512 <= tar.length) {
     const header = tar.subarray(offset, offset + 512);
     if (header.every((byte) => byte === 0)) break; // end-of-archive marker
-    const field = (start, length) => header.subarray(start, start + length).toString('utf8').replace(/\0.*$/s, '');
+    const field = (start, length) =>
+      header
+        .subarray(start, start + length)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
     const prefix = field(257, 6).startsWith('ustar') ? field(345, 155) : '';
     const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
     const size = Number.parseInt(field(124, 12).trim() || '0', 8);

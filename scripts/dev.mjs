@@ -11,7 +11,11 @@ const api = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
   stdio: 'inherit',
   env: { PORT: '3001', PUBLIC_URL: 'http://localhost:5173', ...process.env },
 });
-const vite = spawn(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js')], { cwd: root, stdio: 'inherit', env: { ...process.env, API_PORT: '3001' } });
+const vite = spawn(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, API_PORT: '3001' },
+});
 const stop = () => {
   api.kill('SIGTERM');
   vite.kill('SIGTERM');

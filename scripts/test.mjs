@@ -1,5 +1,5 @@
 // `npm test`: every test there is. Installs and builds when needed, then runs
-// the type check, lint, the unit and API tests (Vitest: PGlite always,
+// the type check, lint, the formatting check, the unit and API tests (Vitest: PGlite always,
 // PostgreSQL too when TEST_DATABASE_URL is set) and the browser tests
 // (Playwright in Chromium), and ends with one summary line.
 import { spawnSync } from 'node:child_process';
@@ -43,6 +43,7 @@ function readJson(file) {
 
 check('type check', bin('tsc'), ['--noEmit', '-p', '.']);
 check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+check('format (Prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
 
 if (!process.env.TEST_DATABASE_URL) {
   console.log('\nTEST_DATABASE_URL is not set: API tests run on PGlite only.');
@@ -59,7 +60,9 @@ if (!vitestOk) failedSteps.push('Vitest');
 if (!vitestOk && !vitest?.numFailedTests) totals.failed += 1;
 
 const playwrightJson = path.join(out, 'playwright.json');
-const playwrightOk = step('browser tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
+const playwrightOk = step('browser tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
+  PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+});
 const playwright = readJson(playwrightJson);
 if (playwright) {
   totals.passed += playwright.stats.expected + playwright.stats.flaky;

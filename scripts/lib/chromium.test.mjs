@@ -14,7 +14,11 @@ describe('the Chromium check of npm test', () => {
   });
 
   it('stops npm test at once, with exit code 1, the command and the summary line', () => {
-    const run = spawnSync(process.execPath, [path.join(root, 'scripts/test.mjs')], { cwd: root, encoding: 'utf8', env: { ...process.env, CHROMIUM_PATH: '/nonexistent/chromium' } });
+    const run = spawnSync(process.execPath, [path.join(root, 'scripts/test.mjs')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, CHROMIUM_PATH: '/nonexistent/chromium' },
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`  ${INSTALL_CHROMIUM}\n`);
     expect(run.stdout.trim().split('\n').at(-1)).toBe('total: 0 passed, 1 failed, 0 skipped');

@@ -14,7 +14,11 @@ function fakeDist(): string {
   mkdirSync(path.join(dir, 'web/assets'), { recursive: true });
   const page = (body: string) =>
     `<!doctype html><html><head><title>__COVERLY_BRAND_NAME__</title><meta name="coverly-config" content="__COVERLY_PUBLIC_CONFIG__" /></head><body>${body}</body></html>`;
-  for (const name of ['home', 'signIn', 'joinWaitlist', 'shell']) writeFileSync(path.join(dir, `pages/${name}.html`), page(`<p>${name} of __COVERLY_BRAND_NAME__ at <a href="mailto:__COVERLY_CONTACT_EMAIL__">__COVERLY_CONTACT_EMAIL__</a></p>`));
+  for (const name of ['home', 'signIn', 'joinWaitlist', 'shell'])
+    writeFileSync(
+      path.join(dir, `pages/${name}.html`),
+      page(`<p>${name} of __COVERLY_BRAND_NAME__ at <a href="mailto:__COVERLY_CONTACT_EMAIL__">__COVERLY_CONTACT_EMAIL__</a></p>`),
+    );
   writeFileSync(path.join(dir, 'pages/notFound.html'), page('<h1>404</h1>'));
   writeFileSync(path.join(dir, 'web/assets/app-abc123.js'), 'console.log(1)');
   writeFileSync(path.join(dir, 'web/robots.txt'), 'User-agent: *');
@@ -65,7 +69,11 @@ describe.each(backends)('app shell on %s', (backend) => {
   });
 
   it('answers unknown API paths with a JSON 404, whatever the client accepts', async () => {
-    for (const [method, url] of [['GET', '/api/nothing'], ['POST', '/api/loans'], ['GET', '/api']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/nothing'],
+      ['POST', '/api/loans'],
+      ['GET', '/api'],
+    ] as const) {
       const response = await api.app.inject({ method, url, headers: { accept: 'text/html' } });
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toContain('application/problem+json');

@@ -32,7 +32,9 @@ async function main(argv: string[]): Promise<number> {
   const target = databaseTargetFor(config);
   const holder = target.kind === 'pglite' ? embeddedDatabaseHolder(config.dataDir) : null;
   if (holder) {
-    console.error(`Coverly is running on this data folder (pid ${holder}). Stop it, run the command, then start it again:\nthe embedded database can be opened by one process at a time.`);
+    console.error(
+      `Coverly is running on this data folder (pid ${holder}). Stop it, run the command, then start it again:\nthe embedded database can be opened by one process at a time.`,
+    );
     return 75; // EX_TEMPFAIL
   }
   let adminEmail = '';

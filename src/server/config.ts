@@ -12,8 +12,7 @@ const optionalUrl = (protocols: string[]) =>
       .refine((value) => protocols.some((p) => value.startsWith(p)), { error: `must start with ${protocols.join(' or ')}` })
       .optional(),
   );
-const intInRange = (min: number, max: number, fallback: number) =>
-  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+const intInRange = (min: number, max: number, fallback: number) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
 const booleanFlag = (fallback: boolean) =>
   z.preprocess(emptyToUndefined, z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false')).transform((v) => v === 'true' || v === '1');
 

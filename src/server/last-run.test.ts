@@ -21,13 +21,20 @@ describe('where the server last ran', () => {
   it('records the public URL, port and start time in DATA_DIR/server.json', async () => {
     const dataDir = path.join(cwd, 'data');
     await recordLastRun(dataDir, { publicUrl: 'http://localhost:4000', port: 4000 }, new Date('2026-01-02T03:04:05Z'));
-    expect(JSON.parse(await readFile(path.join(dataDir, 'server.json'), 'utf8'))).toEqual({ publicUrl: 'http://localhost:4000', port: 4000, startedAt: '2026-01-02T03:04:05.000Z' });
+    expect(JSON.parse(await readFile(path.join(dataDir, 'server.json'), 'utf8'))).toEqual({
+      publicUrl: 'http://localhost:4000',
+      port: 4000,
+      startedAt: '2026-01-02T03:04:05.000Z',
+    });
     expect(readLastRun(dataDir)).toEqual({ publicUrl: 'http://localhost:4000', port: 4000, startedAt: '2026-01-02T03:04:05.000Z' });
   });
 
   it('gives the CLI the recorded URL when PUBLIC_URL is unset, and says so', async () => {
     await recordLastRun(path.join(cwd, 'data'), { publicUrl: 'http://localhost:4000', port: 4000 });
-    expect(cli()).toEqual({ publicUrl: 'http://localhost:4000', note: `Using http://localhost:4000, where the server last ran (${path.join('data', 'server.json')})` });
+    expect(cli()).toEqual({
+      publicUrl: 'http://localhost:4000',
+      note: `Using http://localhost:4000, where the server last ran (${path.join('data', 'server.json')})`,
+    });
     // PORT alone does not override where the server really ran.
     expect(cli({ PORT: '3000' }).publicUrl).toBe('http://localhost:4000');
   });

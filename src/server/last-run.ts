@@ -52,7 +52,11 @@ export function readLastRun(dataDir: string): LastRun | null {
  * recorded at its last start on this DATA_DIR, else the configured default.
  * `note` says so when the recorded one is used.
  */
-export function publicUrlForCli(config: Pick<Config, 'publicUrl' | 'dataDir'>, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): { publicUrl: string; note: string | null } {
+export function publicUrlForCli(
+  config: Pick<Config, 'publicUrl' | 'dataDir'>,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): { publicUrl: string; note: string | null } {
   if (env.PUBLIC_URL?.trim()) return { publicUrl: config.publicUrl, note: null };
   const lastRun = readLastRun(config.dataDir);
   if (!lastRun) return { publicUrl: config.publicUrl, note: null };

@@ -23,7 +23,10 @@ async function main() {
   // For the CLI: the links it prints point where this server is, even without its PORT or PUBLIC_URL.
   const { port } = app.server.address() as AddressInfo;
   await recordLastRun(config.dataDir, { publicUrl: config.publicUrl, port }).catch((error: unknown) =>
-    logger.warn({ err: error, file: lastRunFile(config.dataDir) }, 'could not record where the server runs; the CLI will build links from its own PORT and PUBLIC_URL'),
+    logger.warn(
+      { err: error, file: lastRunFile(config.dataDir) },
+      'could not record where the server runs; the CLI will build links from its own PORT and PUBLIC_URL',
+    ),
   );
   logger.info(
     { database: database.kind === 'pglite' ? `PGlite in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)', mail: mailer.describe, url: config.publicUrl },

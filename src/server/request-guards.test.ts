@@ -30,7 +30,22 @@ const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)),
   fc.jsonValue({ maxDepth: 3 }),
 );
-const FIELD_NAMES = ['email', 'password', 'name', 'fullName', 'phone', 'company', 'website', 'token', 'newPassword', 'currentPassword', 'code', 'role', 'accentColor', 'trustDevice'];
+const FIELD_NAMES = [
+  'email',
+  'password',
+  'name',
+  'fullName',
+  'phone',
+  'company',
+  'website',
+  'token',
+  'newPassword',
+  'currentPassword',
+  'code',
+  'role',
+  'accentColor',
+  'trustDevice',
+];
 const nastyBody: fc.Arbitrary<string> = fc.oneof(
   fc.dictionary(fc.oneof(fc.constantFrom(...FIELD_NAMES), fc.string({ maxLength: 8 })), nastyValue, { maxKeys: 5 }).map((body) => JSON.stringify(body)),
   nastyValue.map((value) => JSON.stringify(value) ?? 'null'),
@@ -58,7 +73,12 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
     url.endsWith('/*') ? {} : { cookie: (url.startsWith('/api/admin') ? people.admin : people.ownerA).cookie };
 
   const send = (method: string, path: string, options: { cookie?: string; body?: string; headers?: Record<string, string> } = {}) =>
-    rawRequest(api.baseUrl, { method, path, ...(options.body === undefined ? {} : { body: options.body }), headers: { 'x-forwarded-for': nextClient(), ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers } });
+    rawRequest(api.baseUrl, {
+      method,
+      path,
+      ...(options.body === undefined ? {} : { body: options.body }),
+      headers: { 'x-forwarded-for': nextClient(), ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
+    });
 
   it('refuses a foreign Origin on every state-changing route, whatever the spelling of its path', async () => {
     const unsafe = api.app.routeAccessTable.filter((route) => UNSAFE_METHODS.includes(route.method));
@@ -77,9 +97,15 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
 
   it('keeps a page on another origin from inviting a waitlist entry through an encoded path', async () => {
     const [entry] = await api.db.insert(waitlistEntry).values({ fullName: 'Wendy Waitlist', email: 'wendy@rg.test' }).returning();
-    const attack = await send('POST', `/%61pi/admin/waitlist/${entry?.id}/invite`, { cookie: people.admin.cookie, headers: { origin: 'http://localhost:3001' } });
+    const attack = await send('POST', `/%61pi/admin/waitlist/${entry?.id}/invite`, {
+      cookie: people.admin.cookie,
+      headers: { origin: 'http://localhost:3001' },
+    });
     expect(attack.statusCode).toBe(403);
-    const [after] = await api.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, entry?.id ?? ''));
+    const [after] = await api.db
+      .select()
+      .from(waitlistEntry)
+      .where(eq(waitlistEntry.id, entry?.id ?? ''));
     expect(after?.invitedAt).toBeNull();
   });
 
@@ -124,7 +150,10 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
     for (const [method, path, cookie, body, field] of cases) {
       const response = await send(method, path, { ...(cookie ? { cookie } : {}), body: JSON.stringify(body) });
       expect(response.statusCode, `${method} ${path} ${response.body}`).toBe(400);
-      expect(response.json().errors?.map((e: { field: string }) => e.field), path).toContain(field);
+      expect(
+        response.json().errors?.map((e: { field: string }) => e.field),
+        path,
+      ).toContain(field);
     }
     const search = await send('GET', '/api/admin/waitlist?q=%00', { cookie: people.admin.cookie });
     expect(search.statusCode, search.body).toBe(400);
@@ -147,7 +176,13 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
       await fc.assert(
         fc.asyncProperty(nastyBody, async (body) => {
           const path = concrete(route.url, people.teamA);
-          const response = await api.app.inject({ method: route.method as 'POST', url: path, payload: body, headers: { 'content-type': 'application/json', ...cookieFor(route.url) }, remoteAddress: nextClient() });
+          const response = await api.app.inject({
+            method: route.method as 'POST',
+            url: path,
+            payload: body,
+            headers: { 'content-type': 'application/json', ...cookieFor(route.url) },
+            remoteAddress: nextClient(),
+          });
           expect(response.statusCode, `${route.method} ${path} ${body.slice(0, 200)} → ${response.body.slice(0, 300)}`).toBeLessThan(500);
         }),
         { numRuns: 20 },
@@ -157,7 +192,11 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
 
   it('never answers 5xx to any query string on any GET route (property-based)', async () => {
     const reads = api.app.routeAccessTable.filter((route) => route.method === 'GET' && route.url.startsWith('/api'));
-    const query = fc.dictionary(fc.constantFrom('q', 'sort', 'dir', 'status', 'action', 'before', 'limit', 'disableCookieCache', 'x'), fc.string({ unit: 'binary', maxLength: 40 }), { maxKeys: 4 });
+    const query = fc.dictionary(
+      fc.constantFrom('q', 'sort', 'dir', 'status', 'action', 'before', 'limit', 'disableCookieCache', 'x'),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      { maxKeys: 4 },
+    );
     for (const route of reads) {
       await fc.assert(
         fc.asyncProperty(query, async (params) => {

@@ -25,7 +25,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
  * better-auth over a test's database, configured as the app configures it: a
  * second handle on the same accounts, for making them directly.
  */
-export const testAuth = (db: Db, config: Config) => createAuth({ db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: config.publicConfig.brandName });
+export const testAuth = (db: Db, config: Config) =>
+  createAuth({ db, secret: config.authSecret ?? '', publicUrl: config.publicUrl, brandName: config.publicConfig.brandName });
 
 /** The real sign-in policy with its waits shortened, so throttled tests stay quick. */
 export const quickSignInPolicy: SignInPolicy = {

@@ -6,7 +6,17 @@ import type { TeamMembers } from '../shared/schemas/teams';
 import { twoFactor, user } from '../server/db/schema';
 import { setupApi } from './api';
 import { backends } from './databases';
-import { addAssistant, createAccount, createAdmin, createBroker, createCast, createTeamWithOwner, createWaitlistEntry, enrolAuthenticator, signedIn } from './factories';
+import {
+  addAssistant,
+  createAccount,
+  createAdmin,
+  createBroker,
+  createCast,
+  createTeamWithOwner,
+  createWaitlistEntry,
+  enrolAuthenticator,
+  signedIn,
+} from './factories';
 import { cookieFrom } from './http';
 import { signIn, signInWithTotp } from './people';
 
@@ -26,7 +36,14 @@ describe.each(backends)('test factories on %s', (backend) => {
     const person = await signedIn(api, account);
     expect(person.cookie).toMatch(/^coverly\.session_token=[A-Za-z0-9]{32}\.[A-Za-z0-9%]+$/);
     const me = await meOf(person);
-    expect(me).toMatchObject({ user: { id: account.userId, name: 'Casey Example', email: 'casey@factory.test' }, platformAdmin: false, broker: false, mfaEnrolled: false, mustEnrolMfa: false, team: null });
+    expect(me).toMatchObject({
+      user: { id: account.userId, name: 'Casey Example', email: 'casey@factory.test' },
+      platformAdmin: false,
+      broker: false,
+      mfaEnrolled: false,
+      mustEnrolMfa: false,
+      team: null,
+    });
     // Signed with the app's secret, or refused.
     const forged = person.cookie.replace(/\.[^.]+$/, `.${encodeURIComponent('A'.repeat(43) + '=')}`);
     expect((await api.as(forged).get('/api/me')).statusCode).toBe(401);
@@ -59,7 +76,14 @@ describe.each(backends)('test factories on %s', (backend) => {
 
   it('makes platform admins, with and without an authenticator', async () => {
     const admin = await createAdmin(api);
-    expect(await meOf(admin)).toMatchObject({ user: { id: admin.userId, name: 'Avery Admin' }, platformAdmin: true, broker: false, mfaEnrolled: true, mustEnrolMfa: false, team: null });
+    expect(await meOf(admin)).toMatchObject({
+      user: { id: admin.userId, name: 'Avery Admin' },
+      platformAdmin: true,
+      broker: false,
+      mfaEnrolled: true,
+      mustEnrolMfa: false,
+      team: null,
+    });
     expect((await api.as(admin).get('/api/admin/waitlist')).statusCode).toBe(200);
     expect(admin.secret).toBeDefined();
 
@@ -71,7 +95,14 @@ describe.each(backends)('test factories on %s', (backend) => {
 
   it('makes brokers who may found a team', async () => {
     const broker = await createBroker(api, { name: 'Bea Broker' });
-    expect(await meOf(broker)).toMatchObject({ user: { name: 'Bea Broker' }, platformAdmin: false, broker: true, mfaEnrolled: true, mustEnrolMfa: false, team: null });
+    expect(await meOf(broker)).toMatchObject({
+      user: { name: 'Bea Broker' },
+      platformAdmin: false,
+      broker: true,
+      mfaEnrolled: true,
+      mustEnrolMfa: false,
+      team: null,
+    });
     const founded = await api.as(broker).post('/api/teams', { name: 'Bea Lending' });
     expect(founded.statusCode, founded.body).toBe(201);
 
@@ -112,7 +143,14 @@ describe.each(backends)('test factories on %s', (backend) => {
     const plain = await createWaitlistEntry(api, { fullName: 'Nia New', company: 'Nia Capital' });
     expect(plain).toMatchObject({ fullName: 'Nia New', company: 'Nia Capital', phone: null, status: 'new', submissions: 1, invitedAt: null });
     const day = (n: number) => new Date(Date.UTC(2025, 0, n, 12));
-    const invited = await createWaitlistEntry(api, { fullName: 'Ike Invited', email: 'ike@factory.test', phone: '+1 555 0100', status: 'invited', createdAt: day(1), invitedAt: day(2) });
+    const invited = await createWaitlistEntry(api, {
+      fullName: 'Ike Invited',
+      email: 'ike@factory.test',
+      phone: '+1 555 0100',
+      status: 'invited',
+      createdAt: day(1),
+      invitedAt: day(2),
+    });
     expect(invited).toMatchObject({ email: 'ike@factory.test', status: 'invited', createdAt: day(1), invitedAt: day(2) });
 
     const listed = (await api.as(admin).get('/api/admin/waitlist?sort=createdAt&dir=asc')).json() as ListWaitlistResult;

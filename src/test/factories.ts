@@ -112,7 +112,8 @@ async function granted(api: Factory, input: GrantedInput, grant: (userId: string
 }
 
 /** A signed-in platform admin, enrolled unless `mfa: false`. */
-export const createAdmin = (api: Factory, input: GrantedInput = {}) => granted(api, { name: 'Avery Admin', ...input }, (userId) => grantPlatformAdmin(api.db, userId));
+export const createAdmin = (api: Factory, input: GrantedInput = {}) =>
+  granted(api, { name: 'Avery Admin', ...input }, (userId) => grantPlatformAdmin(api.db, userId));
 
 /** A signed-in broker (who may found a team) in no team yet, enrolled unless `mfa: false`. */
 export const createBroker = (api: Factory, input: GrantedInput = {}) => granted(api, { name: 'Bo Broker', ...input }, (userId) => grantBroker(api.db, userId));

@@ -22,11 +22,20 @@ export interface RawResponse {
  * as written: no client normalises its dot segments or percent-encoding (as
  * `inject` and `fetch` would), so tests see what an attacker's raw request does.
  */
-export function rawRequest(baseUrl: string, { method = 'GET', path, headers = {}, body }: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  { method = 'GET', path, headers = {}, body }: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
   const target = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      { host: target.hostname, port: target.port, method, path, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }), ...headers } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method,
+        path,
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }), ...headers },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -35,7 +35,12 @@ export async function enrolTotp(app: FastifyInstance, cookie: string, password =
   expect(enabled.statusCode, enabled.body).toBe(200);
   const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
   const secret = new URL(totpURI).searchParams.get('secret') ?? '';
-  const verified = await app.inject({ method: 'POST', url: '/api/auth/two-factor/verify-totp', headers: { cookie }, payload: { code: await freshTotpCode(secret) } });
+  const verified = await app.inject({
+    method: 'POST',
+    url: '/api/auth/two-factor/verify-totp',
+    headers: { cookie },
+    payload: { code: await freshTotpCode(secret) },
+  });
   expect(verified.statusCode, verified.body).toBe(200);
   // Enrolling replaces the session: the new cookie is the one that works.
   return { cookie: cookieFrom(verified), secret, backupCodes };
@@ -45,7 +50,12 @@ export async function enrolTotp(app: FastifyInstance, cookie: string, password =
 export async function signInWithTotp(app: FastifyInstance, email: string, secret: string, password = PEOPLE_PASSWORD) {
   const first = await signIn(app, email, password);
   expect(first.body.twoFactorRedirect).toBe(true);
-  const verified = await app.inject({ method: 'POST', url: '/api/auth/two-factor/verify-totp', headers: { cookie: first.cookie }, payload: { code: await freshTotpCode(secret) } });
+  const verified = await app.inject({
+    method: 'POST',
+    url: '/api/auth/two-factor/verify-totp',
+    headers: { cookie: first.cookie },
+    payload: { code: await freshTotpCode(secret) },
+  });
   expect(verified.statusCode, verified.body).toBe(200);
   return cookieFrom(verified);
 }

@@ -1,13 +1,21 @@
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decideAccess, decideLoanAccess, LOAN_ACTIONS, mustEnrolMfa, requiresMfa, type Principal, type RouteAccess, type SignedInPrincipal } from '../../shared/domain/access';
+import {
+  decideAccess,
+  decideLoanAccess,
+  LOAN_ACTIONS,
+  mustEnrolMfa,
+  requiresMfa,
+  type Principal,
+  type RouteAccess,
+  type SignedInPrincipal,
+} from '../../shared/domain/access';
 import type { Me } from '../../shared/schemas/me';
 import { createPeople, PEOPLE_PASSWORD, type People } from '../../test/people';
 import { setupApi } from '../../test/api';
 import { backends, createTestDatabase } from '../../test/databases';
 import { testAuth, testConfig } from '../../test/config';
 import { registerAccessLayer } from './access';
-
 
 const user = (overrides: Partial<SignedInPrincipal> = {}): Principal => ({
   kind: 'user',
@@ -74,7 +82,8 @@ describe('decideAccess', () => {
   });
 
   it('keeps the authenticator of owners, assistants, brokers and platform admins on, enrolled or not, and nobody else’s', () => {
-    for (const who of [newAssistantA, assistantA, ownerA, brokerNoMfa, broker, newAdmin, admin]) expect(requiresMfa(who as SignedInPrincipal), JSON.stringify(who)).toBe(true);
+    for (const who of [newAssistantA, assistantA, ownerA, brokerNoMfa, broker, newAdmin, admin])
+      expect(requiresMfa(who as SignedInPrincipal), JSON.stringify(who)).toBe(true);
     expect(requiresMfa(member as SignedInPrincipal)).toBe(false);
     expect(requiresMfa(user({ mfaEnrolled: true }) as SignedInPrincipal)).toBe(false);
   });
@@ -195,7 +204,10 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
     for (const who of ['admin', 'newAdmin', 'ownerA', 'assistantA', 'newAssistantA', 'ownerB', 'borrower'] as const) {
       const me = (await api.as(cookieOf(who)).get('/api/me')).json() as Me;
       const expected = principalOf(who) as SignedInPrincipal;
-      expect({ platformAdmin: me.platformAdmin, broker: me.broker, mfaEnrolled: me.mfaEnrolled, team: me.team && { id: me.team.id, role: me.team.role } }, who).toEqual({
+      expect(
+        { platformAdmin: me.platformAdmin, broker: me.broker, mfaEnrolled: me.mfaEnrolled, team: me.team && { id: me.team.id, role: me.team.role } },
+        who,
+      ).toEqual({
         platformAdmin: expected.platformAdmin,
         broker: expected.broker,
         mfaEnrolled: expected.mfaEnrolled,
@@ -217,7 +229,11 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
           headers: cookieOf(who) ? { cookie: cookieOf(who) } : {},
           ...(['POST', 'PATCH', 'PUT'].includes(route.method) ? { payload: {} } : {}),
         });
-        const decision = decideAccess(route.access, principalOf(who), route.url.includes(':teamId') && !route.url.startsWith('/api/team-logos') ? { teamId: people.teamA } : {});
+        const decision = decideAccess(
+          route.access,
+          principalOf(who),
+          route.url.includes(':teamId') && !route.url.startsWith('/api/team-logos') ? { teamId: people.teamA } : {},
+        );
         const cell = `${route.method} ${route.url} as ${who}`;
         cells.push(`${cell}: ${decision}`);
         // Said outright for the admin console: an admin before MFA is asked to enrol (401 mfa_required) on every one of its routes.
@@ -238,7 +254,11 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
     }
     expect(cells.length).toBe(routes.length * whos.length);
     // Every kind of answer occurs somewhere, so no branch above is dead.
-    for (const decision of ['allow', 'unauthenticated', 'mfa-required', 'hidden']) expect(cells.some((c) => c.endsWith(decision)), decision).toBe(true);
+    for (const decision of ['allow', 'unauthenticated', 'mfa-required', 'hidden'])
+      expect(
+        cells.some((c) => c.endsWith(decision)),
+        decision,
+      ).toBe(true);
   }, 60_000);
 
   it('lets an admin before MFA reach their profile and the enrolment endpoints, and nothing of the admin console', async () => {

@@ -35,7 +35,6 @@ export function signedInUser(request: FastifyRequest): SignedInPrincipal {
   return principal;
 }
 
-
 /**
  * Resolves the caller from the session cookie: the one place that says who
  * someone is. Team membership is read on every request, so a removed member

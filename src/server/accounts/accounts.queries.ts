@@ -26,7 +26,10 @@ export async function findTeam(db: Db, teamId: string): Promise<TeamSummary | un
 }
 
 export async function findUserByEmail(db: Db, email: string) {
-  const [row] = await db.select().from(user).where(eq(sql`lower(${user.email})`, email.toLowerCase()));
+  const [row] = await db
+    .select()
+    .from(user)
+    .where(eq(sql`lower(${user.email})`, email.toLowerCase()));
   return row;
 }
 
@@ -108,5 +111,3 @@ export async function claimInvitation(db: Db, id: string, userId: string): Promi
     .returning();
   return row ?? null;
 }
-
-

@@ -42,11 +42,7 @@ export async function createInvitation(deps: InvitationSenderDeps & { db: Db }, 
  * It opens no transaction of its own: PGlite has one connection, so a second
  * top-level transaction would wait forever on the first.
  */
-export async function createInvitationIn(
-  tx: Db,
-  deps: InvitationSenderDeps,
-  input: NewInvitation,
-): Promise<{ invitation: Invitation; link: string }> {
+export async function createInvitationIn(tx: Db, deps: InvitationSenderDeps, input: NewInvitation): Promise<{ invitation: Invitation; link: string }> {
   const token = newInvitationToken();
   const link = invitationLink(deps.publicUrl, token);
   const expiresAt = new Date((input.now ?? new Date()).getTime() + INVITATION_TTL_MS);
@@ -69,4 +65,3 @@ export async function createInvitationIn(
   await enqueueMail(tx, invitationMail({ email: invitation.email, role: invitation.role, link, expiresAt, ...(input.team ? { team: input.team } : {}) }, deps));
   return { invitation, link };
 }
-

@@ -20,7 +20,12 @@ function waitlistFilter({ q, status }: Pick<ListWaitlistQuery, 'q' | 'status'>):
   const pattern = q ? `%${escapeLike(q)}%` : null;
   return and(
     pattern
-      ? or(ilike(waitlistEntry.fullName, pattern), ilike(waitlistEntry.email, pattern), ilike(waitlistEntry.company, pattern), ilike(waitlistEntry.phone, pattern))
+      ? or(
+          ilike(waitlistEntry.fullName, pattern),
+          ilike(waitlistEntry.email, pattern),
+          ilike(waitlistEntry.company, pattern),
+          ilike(waitlistEntry.phone, pattern),
+        )
       : undefined,
     status ? eq(waitlistEntry.status, status) : undefined,
   );

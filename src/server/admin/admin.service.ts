@@ -53,7 +53,10 @@ export async function exportWaitlistCsv(deps: Pick<AdminDeps, 'db'>, query: List
  * entry's new status commit together. Inviting an entry again sends a fresh
  * invitation (the first may have expired or been lost).
  */
-export async function inviteBroker(deps: AdminDeps, input: { entryId: string; inviter: AuditPerson; origin: AuditEntry['origin'] }): Promise<InviteBrokerResult> {
+export async function inviteBroker(
+  deps: AdminDeps,
+  input: { entryId: string; inviter: AuditPerson; origin: AuditEntry['origin'] },
+): Promise<InviteBrokerResult> {
   return deps.db.transaction(async (tx) => {
     const entry = await markWaitlistEntryInvited(tx, input.entryId);
     if (!entry) throw new AppError('not_found', 'There is no waitlist entry with this id');

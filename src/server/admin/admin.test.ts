@@ -16,7 +16,6 @@ import { escapeLike } from './admin.queries';
 const PASSWORD = 'admin console walks the list';
 const BROKER_PASSWORD = 'broker joins from waitlist';
 
-
 describe('CSV cells', () => {
   it('quotes per RFC 4180 and defuses spreadsheet formulas', () => {
     expect(csvCell('plain')).toBe('plain');
@@ -80,7 +79,14 @@ describe.each(backends)('admin console API on %s', (backend) => {
     const result = await list('');
     expect(result.total).toBe(6);
     expect(result.truncated).toBe(false);
-    expect(emailsOf(result)).toEqual(['ivy@example.com', 'una_score@example.com', 'pat@example.com', 'evil@example.com', 'RAY@Example.com', 'dana@keystone.test']);
+    expect(emailsOf(result)).toEqual([
+      'ivy@example.com',
+      'una_score@example.com',
+      'pat@example.com',
+      'evil@example.com',
+      'RAY@Example.com',
+      'dana@keystone.test',
+    ]);
     expect(result.entries.at(-1)).toEqual({
       id: ids['dana@keystone.test'],
       fullName: 'Dana Broker',
@@ -113,10 +119,24 @@ describe.each(backends)('admin console API on %s', (backend) => {
     const byName = emailsOf(await list('?sort=fullName&dir=asc')).filter((e) => e !== 'evil@example.com');
     expect(byName).toEqual(['dana@keystone.test', 'ivy@example.com', 'pat@example.com', 'RAY@Example.com', 'una_score@example.com']);
     expect(emailsOf(await list('?sort=fullName&dir=desc'))[0]).toBe('una_score@example.com');
-    expect(emailsOf(await list('?sort=email&dir=asc'))).toEqual(['dana@keystone.test', 'evil@example.com', 'ivy@example.com', 'pat@example.com', 'RAY@Example.com', 'una_score@example.com']);
+    expect(emailsOf(await list('?sort=email&dir=asc'))).toEqual([
+      'dana@keystone.test',
+      'evil@example.com',
+      'ivy@example.com',
+      'pat@example.com',
+      'RAY@Example.com',
+      'una_score@example.com',
+    ]);
     expect(emailsOf(await list('?sort=email&dir=desc'))[0]).toBe('una_score@example.com');
     // Entries without a company come last in either direction.
-    expect(emailsOf(await list('?sort=company&dir=asc'))).toEqual(['pat@example.com', 'evil@example.com', 'ivy@example.com', 'dana@keystone.test', 'RAY@Example.com', 'una_score@example.com']);
+    expect(emailsOf(await list('?sort=company&dir=asc'))).toEqual([
+      'pat@example.com',
+      'evil@example.com',
+      'ivy@example.com',
+      'dana@keystone.test',
+      'RAY@Example.com',
+      'una_score@example.com',
+    ]);
     expect(emailsOf(await list('?sort=company&dir=desc')).at(-1)).toBe('una_score@example.com');
     expect(emailsOf(await list('?sort=createdAt&dir=asc'))[0]).toBe('dana@keystone.test');
     expect(emailsOf(await list('?sort=status&dir=asc'))[0]).toBe('ivy@example.com');
@@ -128,7 +148,12 @@ describe.each(backends)('admin console API on %s', (backend) => {
   it('answers bad query parameters with a 400 naming each of them', async () => {
     const response = await asAdmin.get(`/api/admin/waitlist?sort=password&dir=up&status=gone&q=${'x'.repeat(201)}`);
     expect(response.statusCode).toBe(400);
-    expect(response.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['dir', 'q', 'sort', 'status']);
+    expect(
+      response
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['dir', 'q', 'sort', 'status']);
     expect((await asAdmin.get('/api/admin/waitlist?sort=email&sort=company')).statusCode).toBe(400);
   });
 
@@ -164,9 +189,15 @@ describe.each(backends)('admin console API on %s', (backend) => {
     expect(result.invitation).toEqual({ email: 'RAY@Example.com', expiresAt: expect.any(String) });
     expect(nudges).toBe(before + 1);
 
-    const [stored] = await api.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, ids['RAY@Example.com'] ?? ''));
+    const [stored] = await api.db
+      .select()
+      .from(waitlistEntry)
+      .where(eq(waitlistEntry.id, ids['RAY@Example.com'] ?? ''));
     expect(stored).toMatchObject({ status: 'invited', invitedAt: expect.any(Date) });
-    const [invited] = await api.db.select().from(invitation).where(and(eq(invitation.email, 'RAY@Example.com'), eq(invitation.role, 'broker')));
+    const [invited] = await api.db
+      .select()
+      .from(invitation)
+      .where(and(eq(invitation.email, 'RAY@Example.com'), eq(invitation.role, 'broker')));
     expect(invited?.invitedBy).toBe(admin.userId);
 
     const [mail, ...more] = await mailsTo('RAY@Example.com');
@@ -186,7 +217,14 @@ describe.each(backends)('admin console API on %s', (backend) => {
     expect(accepted.json()).toEqual({ redirectTo: '/app/team/new', twoFactorRequired: false });
     const me = await api.as(cookieFrom(accepted)).get('/api/me');
     // A broker enrols an authenticator before founding the team.
-    expect(me.json()).toMatchObject({ user: { email: 'ray@example.com' }, platformAdmin: false, broker: true, mfaEnrolled: false, mustEnrolMfa: true, team: null });
+    expect(me.json()).toMatchObject({
+      user: { email: 'ray@example.com' },
+      platformAdmin: false,
+      broker: true,
+      mfaEnrolled: false,
+      mustEnrolMfa: true,
+      team: null,
+    });
     expect((await api.as(cookieFrom(accepted)).get('/api/admin/waitlist')).statusCode).toBe(404);
   });
 
@@ -287,7 +325,10 @@ describe.each(backends)('admin console API on %s', (backend) => {
       }
     }
     expect(await api.db.$count(job)).toBe(jobs);
-    const [dana] = await api.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, ids['dana@keystone.test'] ?? ''));
+    const [dana] = await api.db
+      .select()
+      .from(waitlistEntry)
+      .where(eq(waitlistEntry.id, ids['dana@keystone.test'] ?? ''));
     expect(dana?.status).toBe('new');
   });
 

@@ -89,7 +89,14 @@ describe.each(backends)('the audit log on %s', (backend) => {
     const wrongFrom = client();
     expect((await via(wrongFrom).post('/api/auth/sign-in/email', { email: 'Loner@Audit.test', password: 'not the password at all' })).statusCode).toBe(401);
     const failed = await newest('sign_in.failed');
-    expect(failed).toMatchObject({ actorEmail: null, subjectEmail: 'loner@audit.test', teamId: null, ip: wrongFrom.remoteAddress, userAgent: wrongFrom.userAgent, data: { reason: 'wrong e-mail or password' } });
+    expect(failed).toMatchObject({
+      actorEmail: null,
+      subjectEmail: 'loner@audit.test',
+      teamId: null,
+      ip: wrongFrom.remoteAddress,
+      userAgent: wrongFrom.userAgent,
+      data: { reason: 'wrong e-mail or password' },
+    });
     expectRecent(failed, since);
 
     // An address with no account is recorded as typed.
@@ -126,7 +133,9 @@ describe.each(backends)('the audit log on %s', (backend) => {
     const stray = await via(client()).post('/api/auth/two-factor/verify-totp', { code: '000000' });
     expect(stray.statusCode).toBe(401);
     // Nor is one with a forged challenge cookie.
-    const forged = await via(client(), `coverly.two_factor=${encodeURIComponent(`2fa-forged.${'A'.repeat(43)}=`)}`).post('/api/auth/two-factor/verify-totp', { code: '000000' });
+    const forged = await via(client(), `coverly.two_factor=${encodeURIComponent(`2fa-forged.${'A'.repeat(43)}=`)}`).post('/api/auth/two-factor/verify-totp', {
+      code: '000000',
+    });
     expect(forged.statusCode).toBe(401);
     expect((await api.db.select().from(auditEvent)).length).toBe(rowsBefore);
 
@@ -153,7 +162,14 @@ describe.each(backends)('the audit log on %s', (backend) => {
 
     const verified = await via(from, cookie).post('/api/auth/two-factor/verify-totp', { code: await freshTotpCode(secret) });
     expect(verified.statusCode).toBe(200);
-    expect(await newest('mfa.enrolled')).toMatchObject({ actorEmail: 'enroller@audit.test', subjectEmail: null, teamId: null, ip: from.remoteAddress, userAgent: from.userAgent, data: {} });
+    expect(await newest('mfa.enrolled')).toMatchObject({
+      actorEmail: 'enroller@audit.test',
+      subjectEmail: null,
+      teamId: null,
+      ip: from.remoteAddress,
+      userAgent: from.userAgent,
+      data: {},
+    });
     const session = cookieFrom(verified);
 
     const other = client();
@@ -179,10 +195,20 @@ describe.each(backends)('the audit log on %s', (backend) => {
     const created = await via(from, cookie).post('/api/teams', { name: 'Founders Lending' });
     expect(created.statusCode).toBe(201);
     const teamId = (created.json() as { id: string }).id;
-    expect(await newest('team.created')).toMatchObject({ actorEmail: 'founder@audit.test', teamId, ip: from.remoteAddress, userAgent: from.userAgent, data: { name: 'Founders Lending' } });
+    expect(await newest('team.created')).toMatchObject({
+      actorEmail: 'founder@audit.test',
+      teamId,
+      ip: from.remoteAddress,
+      userAgent: from.userAgent,
+      data: { name: 'Founders Lending' },
+    });
 
     expect((await via(from, cookie).patch(`/api/teams/${teamId}`, { name: 'Founders Capital', accentColor: '#0F766E' })).statusCode).toBe(200);
-    expect(await newest('team.branding_updated')).toMatchObject({ actorEmail: 'founder@audit.test', teamId, data: { name: 'Founders Capital', accentColor: '#0f766e' } });
+    expect(await newest('team.branding_updated')).toMatchObject({
+      actorEmail: 'founder@audit.test',
+      teamId,
+      data: { name: 'Founders Capital', accentColor: '#0f766e' },
+    });
     const png = tinyPng();
     expect((await via(from, cookie).put(`/api/teams/${teamId}/logo`, png, { headers: { 'content-type': 'image/png' } })).statusCode).toBe(200);
     expect((await newest('team.branding_updated')).data).toEqual({ logo: `image/png, ${png.length} bytes` });
@@ -190,15 +216,32 @@ describe.each(backends)('the audit log on %s', (backend) => {
     expect((await newest('team.branding_updated')).data).toEqual({ logo: 'removed' });
 
     expect((await via(from, cookie).post(`/api/teams/${teamId}/invitations`, { email: 'Helper@Audit.test' })).statusCode).toBe(201);
-    expect(await newest('invitation.sent')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'Helper@Audit.test', teamId, ip: from.remoteAddress, data: { role: 'assistant' } });
+    expect(await newest('invitation.sent')).toMatchObject({
+      actorEmail: 'founder@audit.test',
+      subjectEmail: 'Helper@Audit.test',
+      teamId,
+      ip: from.remoteAddress,
+      data: { role: 'assistant' },
+    });
     // Inviting the same address again withdraws the first link, and says so.
     expect((await via(from, cookie).post(`/api/teams/${teamId}/invitations`, { email: 'helper@audit.test' })).statusCode).toBe(201);
-    expect(await newest('invitation.revoked')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'Helper@Audit.test', teamId, data: { reason: 'sent again' } });
+    expect(await newest('invitation.revoked')).toMatchObject({
+      actorEmail: 'founder@audit.test',
+      subjectEmail: 'Helper@Audit.test',
+      teamId,
+      data: { reason: 'sent again' },
+    });
 
     const dropped = await via(from, cookie).post(`/api/teams/${teamId}/invitations`, { email: 'dropped@audit.test' });
     const revokeFrom = client();
     expect((await via(revokeFrom, cookie).delete(`/api/teams/${teamId}/invitations/${(dropped.json() as { id: string }).id}`)).statusCode).toBe(204);
-    expect(await newest('invitation.revoked')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'dropped@audit.test', teamId, ip: revokeFrom.remoteAddress, userAgent: revokeFrom.userAgent });
+    expect(await newest('invitation.revoked')).toMatchObject({
+      actorEmail: 'founder@audit.test',
+      subjectEmail: 'dropped@audit.test',
+      teamId,
+      ip: revokeFrom.remoteAddress,
+      userAgent: revokeFrom.userAgent,
+    });
 
     const acceptFrom = client();
     const token = await invitationTokenFor(api.db, 'helper@audit.test');
@@ -214,7 +257,13 @@ describe.each(backends)('the audit log on %s', (backend) => {
     const helperId = ((await api.as(cookieFrom(accepted)).get('/api/me')).json() as { user: { id: string } }).user.id;
 
     expect((await via(from, cookie).patch(`/api/teams/${teamId}/members/${helperId}`, { role: 'owner' })).statusCode).toBe(204);
-    expect(await newest('member.role_changed')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'helper@audit.test', teamId, ip: from.remoteAddress, data: { from: 'assistant', to: 'owner' } });
+    expect(await newest('member.role_changed')).toMatchObject({
+      actorEmail: 'founder@audit.test',
+      subjectEmail: 'helper@audit.test',
+      teamId,
+      ip: from.remoteAddress,
+      data: { from: 'assistant', to: 'owner' },
+    });
     expect((await via(from, cookie).patch(`/api/teams/${teamId}/members/${helperId}`, { role: 'assistant' })).statusCode).toBe(204);
     expect((await newest('member.role_changed')).data).toEqual({ from: 'owner', to: 'assistant' });
     // Setting the role a member already has changes nothing and records nothing.
@@ -224,7 +273,14 @@ describe.each(backends)('the audit log on %s', (backend) => {
 
     const removeFrom = client();
     expect((await via(removeFrom, cookie).delete(`/api/teams/${teamId}/members/${helperId}`)).statusCode).toBe(204);
-    expect(await newest('member.removed')).toMatchObject({ actorEmail: 'founder@audit.test', subjectEmail: 'helper@audit.test', teamId, ip: removeFrom.remoteAddress, userAgent: removeFrom.userAgent, data: { role: 'assistant' } });
+    expect(await newest('member.removed')).toMatchObject({
+      actorEmail: 'founder@audit.test',
+      subjectEmail: 'helper@audit.test',
+      teamId,
+      ip: removeFrom.remoteAddress,
+      userAgent: removeFrom.userAgent,
+      data: { role: 'assistant' },
+    });
 
     // Founders Capital's owner reads all of it in the team's log, newest first.
     const log = await auditPage(`/api/teams/${teamId}/audit`, cookie);
@@ -259,7 +315,14 @@ describe.each(backends)('the audit log on %s', (backend) => {
     const from = client();
     const reset = await via(from).post('/api/auth/reset-password', { token, newPassword: 'a quiet new passphrase' });
     expect(reset.statusCode, reset.body).toBe(200);
-    expect(await newest('password.reset')).toMatchObject({ actorEmail: 'loner@audit.test', subjectEmail: null, teamId: null, ip: from.remoteAddress, userAgent: from.userAgent, data: {} });
+    expect(await newest('password.reset')).toMatchObject({
+      actorEmail: 'loner@audit.test',
+      subjectEmail: null,
+      teamId: null,
+      ip: from.remoteAddress,
+      userAgent: from.userAgent,
+      data: {},
+    });
 
     // A refused reset (the token is spent) records nothing.
     const resets = (await auditPage('/api/admin/audit?action=password.reset', people.admin.cookie)).events.length;
@@ -309,7 +372,9 @@ describe.each(backends)('the audit log on %s', (backend) => {
       const response = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor: colours[i % 2] });
       expect(response.statusCode).toBe(200);
     }
-    const stored = (await api.db.select({ id: auditEvent.id }).from(auditEvent).where(eq(auditEvent.teamId, people.teamA)).orderBy(desc(auditEvent.id))).map((r) => r.id);
+    const stored = (await api.db.select({ id: auditEvent.id }).from(auditEvent).where(eq(auditEvent.teamId, people.teamA)).orderBy(desc(auditEvent.id))).map(
+      (r) => r.id,
+    );
     expect(stored.length).toBeGreaterThan(55);
 
     const seen: number[] = [];
@@ -350,7 +415,10 @@ describe.each(backends)('the audit log on %s', (backend) => {
         const cookie = url.startsWith('/api/admin') ? people.admin.cookie : people.ownerA.cookie;
         const response = await api.as(cookie).get(url);
         expect(response.statusCode, url).toBe(400);
-        expect(response.json().errors.map((e: { field: string }) => e.field), url).toEqual([field]);
+        expect(
+          response.json().errors.map((e: { field: string }) => e.field),
+          url,
+        ).toEqual([field]);
       }
     }
   });
@@ -372,7 +440,10 @@ describe.each(backends)('the audit log on %s', (backend) => {
       expect(refused).toMatch(/audit_event is append-only \((UPDATE|DELETE|TRUNCATE) refused\)/);
     }
     expect(await api.db.$count(auditEvent)).toBe(count);
-    const [after] = await api.db.select().from(auditEvent).where(eq(auditEvent.id, last?.id ?? 0));
+    const [after] = await api.db
+      .select()
+      .from(auditEvent)
+      .where(eq(auditEvent.id, last?.id ?? 0));
     expect(after).toEqual(last);
     // Appending still works.
     await api.db.insert(auditEvent).values({ action: 'sign_in.failed', data: { reason: 'test' } });

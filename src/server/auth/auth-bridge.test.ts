@@ -70,7 +70,12 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
 
   /** A POST over a real socket, its path exactly as written, from client address `ip`. */
   const post = (path: string, payload: unknown, { cookie, ip = nextClient() }: { cookie?: string; ip?: string } = {}) =>
-    rawRequest(api.baseUrl, { method: 'POST', path, body: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) } });
+    rawRequest(api.baseUrl, {
+      method: 'POST',
+      path,
+      body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) },
+    });
 
   it('answers every non-canonical spelling of every auth endpoint exactly like an unknown route', async () => {
     const unknown = await post('/api/auth/no-such-endpoint-here', {});
@@ -89,7 +94,11 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
   it('forwards to better-auth only through the route that checked the request', async () => {
     // A request handed to the library without going through a bridge route is refused inside it.
     const direct = await api.app.auth.handler(
-      new Request('http://localhost:3000/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@b.test', password: 'x' }) }),
+      new Request('http://localhost:3000/api/auth/sign-in/email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'a@b.test', password: 'x' }),
+      }),
     );
     expect(direct.status).toBe(404);
   });
@@ -104,10 +113,15 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
     expect(statuses.filter((s) => s === 401)).toHaveLength(8);
     expect(statuses.filter((s) => ![401, 404, 429].includes(s))).toEqual([]);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
-    const failures = await api.db.select().from(auditEvent).where(and(eq(auditEvent.subjectId, id), eq(auditEvent.action, 'sign_in.failed')));
+    const failures = await api.db
+      .select()
+      .from(auditEvent)
+      .where(and(eq(auditEvent.subjectId, id), eq(auditEvent.action, 'sign_in.failed')));
     expect(failures).toHaveLength(8);
     // The right password from the same address is refused too while the window lasts.
-    expect((await post('/api/auth/sign-in/email', { email: 'throttled@spelling.test', password: PEOPLE_PASSWORD }, { ip: '203.0.113.7' })).statusCode).toBe(429);
+    expect((await post('/api/auth/sign-in/email', { email: 'throttled@spelling.test', password: PEOPLE_PASSWORD }, { ip: '203.0.113.7' })).statusCode).toBe(
+      429,
+    );
   });
 
   it('never trusts a device, whatever spelling the code step uses', async () => {
@@ -199,7 +213,10 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
     // The previous step's code is older than the one just used: refused too.
     const earlier = totpCode(secret, Date.now() - 30_000);
     if (earlier !== code) expect((await post('/api/auth/two-factor/verify-totp', { code: earlier }, { cookie: second.cookie })).statusCode).toBe(401);
-    const audited = await api.db.select().from(auditEvent).where(and(eq(auditEvent.subjectId, id), eq(auditEvent.action, 'sign_in.failed')));
+    const audited = await api.db
+      .select()
+      .from(auditEvent)
+      .where(and(eq(auditEvent.subjectId, id), eq(auditEvent.action, 'sign_in.failed')));
     expect(audited.map((row) => (row.data as { reason: string }).reason)).toContain('right password, reused authenticator code');
 
     // Two sign-ins answer with one fresh code at the same moment: one session between them.
@@ -212,13 +229,17 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
   it('counts sign-ins in flight at the same moment like sign-ins one after another', async () => {
     await account('parallel@spelling.test');
     const oneAccountOneAddress = await Promise.all(
-      Array.from({ length: 30 }, () => post('/api/auth/sign-in/email', { email: 'parallel@spelling.test', password: 'wrong guess here' }, { ip: '192.0.2.77' })),
+      Array.from({ length: 30 }, () =>
+        post('/api/auth/sign-in/email', { email: 'parallel@spelling.test', password: 'wrong guess here' }, { ip: '192.0.2.77' }),
+      ),
     );
     expect(oneAccountOneAddress.filter((r) => r.statusCode === 401)).toHaveLength(8);
     expect(oneAccountOneAddress.filter((r) => r.statusCode === 429)).toHaveLength(22);
 
     const manyAccountsOneAddress = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => post('/api/auth/sign-in/email', { email: `nobody-${i}@spelling.test`, password: 'wrong guess here' }, { ip: '192.0.2.78' })),
+      Array.from({ length: 30 }, (_, i) =>
+        post('/api/auth/sign-in/email', { email: `nobody-${i}@spelling.test`, password: 'wrong guess here' }, { ip: '192.0.2.78' }),
+      ),
     );
     expect(manyAccountsOneAddress.filter((r) => r.statusCode === 401)).toHaveLength(8);
     expect(manyAccountsOneAddress.filter((r) => r.statusCode === 429)).toHaveLength(22);
@@ -274,7 +295,10 @@ describe.each(backends)('the auth bridge on %s', (backend) => {
     await blocker.query('commit');
     await blocker.end();
     await api.app.auth.backgroundTasks.settled();
-    const queued = await api.db.select().from(job).where(sql`${job.payload}->>'to' = 'timing@spelling.test'`);
+    const queued = await api.db
+      .select()
+      .from(job)
+      .where(sql`${job.payload}->>'to' = 'timing@spelling.test'`);
     expect(queued).toHaveLength(1);
   });
 });
@@ -286,7 +310,8 @@ describe.each(backends)('sign-in throttling per account on %s', (backend) => {
     await createAccount(api, { email: 'target@throttle.test', name: 'Tess Target' });
   });
 
-  const signInFrom = (ip: string, password: string) => api.as().post('/api/auth/sign-in/email', { email: 'target@throttle.test', password }, { remoteAddress: ip });
+  const signInFrom = (ip: string, password: string) =>
+    api.as().post('/api/auth/sign-in/email', { email: 'target@throttle.test', password }, { remoteAddress: ip });
 
   it('bounds guesses at one account from many addresses, and still lets the owner in from where they sign in', async () => {
     // The owner signs in from home once: that address is known to the account from now on.

@@ -53,7 +53,11 @@ export async function jsonOf<T extends object>(response: Response): Promise<Part
  * logs). Inside better-auth, `auth-rules.ts` refuses any HTTP request for an
  * endpoint other than the one named here.
  */
-export async function forwardToAuth({ auth, publicUrl }: Pick<AuthRouteDeps, 'auth' | 'publicUrl'>, request: FastifyRequest, action: string): Promise<Response> {
+export async function forwardToAuth(
+  { auth, publicUrl }: Pick<AuthRouteDeps, 'auth' | 'publicUrl'>,
+  request: FastifyRequest,
+  action: string,
+): Promise<Response> {
   const url = new URL(authPath(action), publicUrl);
   if (request.method === 'GET') url.search = new URL(request.url, 'http://x').search;
   const headers = toFetchHeaders(request);

@@ -89,7 +89,10 @@ function enforcePasswordPolicy(newPassword: unknown, person: { email: string; na
 }
 
 /** The account a password-reset token belongs to, while the token is valid. */
-export async function resetTokenOwner(context: { internalAdapter: Pick<HookContext['context']['internalAdapter'], 'findVerificationValue' | 'findUserById'> }, token: string) {
+export async function resetTokenOwner(
+  context: { internalAdapter: Pick<HookContext['context']['internalAdapter'], 'findVerificationValue' | 'findUserById'> },
+  token: string,
+) {
   if (!token) return null;
   const verification = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
   if (!verification || verification.expiresAt < new Date()) return null;

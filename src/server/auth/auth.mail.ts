@@ -1,7 +1,10 @@
 import { simpleHtml, type MailBrand } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 
-export function passwordResetMail({ email, name, link }: { email: string; name: string; link: string }, { brandName, brand = null }: { brandName: string; brand?: MailBrand | null }): MailMessage {
+export function passwordResetMail(
+  { email, name, link }: { email: string; name: string; link: string },
+  { brandName, brand = null }: { brandName: string; brand?: MailBrand | null },
+): MailMessage {
   const paragraphs = [
     `Hi ${name},`,
     `Someone asked to reset the password of your ${brandName} account. To choose a new password, open this link within an hour:\n${link}`,

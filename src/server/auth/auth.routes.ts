@@ -16,7 +16,15 @@ import { verifyTwoFactorRoutes } from './routes/verify-two-factor';
  * better-auth (`auth-rules.ts`). Public sign-up is off in its configuration.
  */
 export const authFeature: Feature = async (app, context) => {
-  for (const register of [signInRoute, verifyTwoFactorRoutes, manageTwoFactorRoutes, changePasswordRoute, requestPasswordResetRoute, resetPasswordRoute, forwardRoute]) {
+  for (const register of [
+    signInRoute,
+    verifyTwoFactorRoutes,
+    manageTwoFactorRoutes,
+    changePasswordRoute,
+    requestPasswordResetRoute,
+    resetPasswordRoute,
+    forwardRoute,
+  ]) {
     await register(app, context);
   }
 };

@@ -102,7 +102,9 @@ describe.each(backends)('sign-in throttling and password reset on %s', (backend)
 
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push((await api.as().post('/api/auth/request-password-reset', { email: 'flood@coverly.test' }, { remoteAddress: `10.4.0.${i + 1}` })).statusCode);
+      statuses.push(
+        (await api.as().post('/api/auth/request-password-reset', { email: 'flood@coverly.test' }, { remoteAddress: `10.4.0.${i + 1}` })).statusCode,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });

@@ -81,11 +81,14 @@ export function createAuth({ db, secret, publicUrl, brandName, logger }: AuthOpt
     // Its messages join ours as JSON lines, never as coloured console text.
     // Its messages often echo what a client sent (an e-mail, a token): they join ours as warnings at
     // most, as one bounded line of the library's own words, without the values it passes along.
-    logger: logger ? { level: 'warn', log: (level, message) => logger[level === 'error' ? 'warn' : level]({ library: 'better-auth' }, boundedLine(message)) } : { disabled: true },
+    logger: logger
+      ? { level: 'warn', log: (level, message) => logger[level === 'error' ? 'warn' : level]({ library: 'better-auth' }, boundedLine(message)) }
+      : { disabled: true },
     // Its refusals of a client (wrong password, bad token) are ours to log, at info, with the fields we choose.
     onAPIError: {
       onError(error) {
-        if (isAPIError(error) && error.statusCode < 500) logger?.info({ library: 'better-auth', status: error.statusCode, code: error.body?.code }, 'auth request refused');
+        if (isAPIError(error) && error.statusCode < 500)
+          logger?.info({ library: 'better-auth', status: error.statusCode, code: error.body?.code }, 'auth request refused');
         else logger?.error({ library: 'better-auth', err: error }, 'auth request failed');
       },
     },
@@ -134,12 +137,8 @@ function createBackgroundTasks(logger: AuthOptions['logger']) {
 export async function createCredentialUser(auth: Auth, input: { email: string; name: string; password: string }) {
   const context = await auth.$context;
   const hash = await context.password.hash(input.password);
-  const created = await context.internalAdapter.createUser(
-    { email: input.email.toLowerCase(), name: input.name, emailVerified: true },
-    { method: 'admin' },
-  );
+  const created = await context.internalAdapter.createUser({ email: input.email.toLowerCase(), name: input.name, emailVerified: true }, { method: 'admin' });
   if (!created) throw new Error('better-auth did not create the user');
   await context.internalAdapter.linkAccount({ userId: created.id, providerId: 'credential', accountId: created.id, password: hash });
   return created;
 }
-

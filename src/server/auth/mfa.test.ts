@@ -58,7 +58,8 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
   let enrolled: { email: string; secret: string; backupCodes: string[] };
 
   beforeAll(async () => {
-    for (const email of ['enrol@mfa.test', 'changer@mfa.test', 'two-devices@mfa.test']) await createAccount(api, { email, name: 'Robin Example', password: PASSWORD });
+    for (const email of ['enrol@mfa.test', 'changer@mfa.test', 'two-devices@mfa.test'])
+      await createAccount(api, { email, name: 'Robin Example', password: PASSWORD });
     // One account enrolled up front, for the sign-in tests.
     enrolled = await enrolAuthenticator(api, await createAccount(api, { email: 'enrolled@mfa.test', name: 'Robin Example', password: PASSWORD }));
   });
@@ -148,7 +149,9 @@ describe.each(backends)('two-step verification through the auth bridge on %s', (
     expect(cookiesSet(again)).not.toContain('coverly.session_token');
 
     // Nor does the backup-code route remember the device.
-    const viaBackup = await api.as(new CookieJar().take(again).toString()).post('/api/auth/two-factor/verify-backup-code', { code: enrolled.backupCodes[9], trustDevice: true });
+    const viaBackup = await api
+      .as(new CookieJar().take(again).toString())
+      .post('/api/auth/two-factor/verify-backup-code', { code: enrolled.backupCodes[9], trustDevice: true });
     expect(viaBackup.statusCode, viaBackup.body).toBe(200);
     expect(cookiesSet(viaBackup)).not.toContain('coverly.trust_device');
   });

@@ -197,7 +197,15 @@ describe('loading the list', () => {
     try {
       // Bundled as the server build does (dist/server/main.js), zod included so the bundle runs from a temp folder.
       const bundle = path.join(dist, 'server', 'main.js');
-      await build({ entryPoints: [path.join(here, 'password-policy.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent' });
+      await build({
+        entryPoints: [path.join(here, 'password-policy.ts')],
+        outfile: bundle,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        logLevel: 'silent',
+      });
       const run = () => {
         const script = `import { checkPassword } from ${JSON.stringify(pathToFileURL(bundle).href)};
           try { console.log(JSON.stringify(checkPassword('Password1234'))); } catch (error) { console.log(JSON.stringify({ thrown: error.message })); }`;

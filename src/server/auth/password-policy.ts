@@ -53,7 +53,10 @@ export function loadCommonPasswords(): ReadonlySet<string> {
     try {
       text = readFileSync(commonPasswordsPath, 'utf8');
     } catch (error) {
-      throw new Error(`Cannot read the common-password list at ${commonPasswordsPath}; the server build must copy ${COMMON_PASSWORDS_FILE} next to the bundle`, { cause: error });
+      throw new Error(
+        `Cannot read the common-password list at ${commonPasswordsPath}; the server build must copy ${COMMON_PASSWORDS_FILE} next to the bundle`,
+        { cause: error },
+      );
     }
     // CRLF tolerated in case a checkout converted line endings.
     commonPasswords = new Set(text.split(/\r?\n/).filter((line) => line !== ''));

@@ -48,12 +48,16 @@ const normalEmail = (email: string) => email.trim().toLowerCase();
 /** A 429 with Retry-After for a refused attempt; nothing for one that may go. */
 export function refuseWhenThrottled(verdict: ThrottleVerdict, what: string): asserts verdict is Extract<ThrottleVerdict, { kind: 'go' }> {
   if (verdict.kind === 'refuse') {
-    throw new AppError('rate_limited', `Too many ${what}; try again in ${verdict.retryAfterSeconds} seconds`, undefined, { retryAfterSeconds: verdict.retryAfterSeconds });
+    throw new AppError('rate_limited', `Too many ${what}; try again in ${verdict.retryAfterSeconds} seconds`, undefined, {
+      retryAfterSeconds: verdict.retryAfterSeconds,
+    });
   }
 }
 
 const delayFor = (limits: Limits, attempts: number) =>
-  limits.slowAfter === undefined || attempts < limits.slowAfter ? 0 : Math.min(limits.maxDelayMs ?? 0, (limits.baseDelayMs ?? 0) * 2 ** (attempts - limits.slowAfter));
+  limits.slowAfter === undefined || attempts < limits.slowAfter
+    ? 0
+    : Math.min(limits.maxDelayMs ?? 0, (limits.baseDelayMs ?? 0) * 2 ** (attempts - limits.slowAfter));
 
 /**
  * Counts and records one attempt on every key as one atomic step: the keys
@@ -124,10 +128,7 @@ export interface SignInAttempt {
  */
 export async function beginSignIn(db: Db, { email, ip }: { email: string; ip: string }, policy: SignInPolicy = SIGN_IN_POLICY): Promise<SignInAttempt> {
   const keys = signInKeys(email, ip);
-  const rules = [
-    { key: keys.client, limits: policy.client },
-    ...(normalEmail(email) ? [{ key: keys.pair, limits: policy.pair }] : []),
-  ];
+  const rules = [{ key: keys.client, limits: policy.client }, ...(normalEmail(email) ? [{ key: keys.pair, limits: policy.pair }] : [])];
   if (normalEmail(email) && !(await isKnownClient(db, keys.known, policy.knownClientMs))) rules.push({ key: keys.account, limits: policy.account });
   const verdict = await takeAttempt(db, rules);
   refuseWhenThrottled(verdict, 'sign-in attempts');

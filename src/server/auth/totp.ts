@@ -8,7 +8,11 @@ import { totpLastStep } from '../db/schema';
  * accepts (the current step and one either side), or null for a wrong code.
  * `key` is the authenticator secret as better-auth stores it, decrypted.
  */
-export function totpStepOf(key: Uint8Array, code: string, { digits, periodSeconds, now = Date.now() }: { digits: number; periodSeconds: number; now?: number }): number | null {
+export function totpStepOf(
+  key: Uint8Array,
+  code: string,
+  { digits, periodSeconds, now = Date.now() }: { digits: number; periodSeconds: number; now?: number },
+): number | null {
   const current = Math.floor(now / 1000 / periodSeconds);
   const given = Buffer.from(code);
   for (const step of [current - 1, current, current + 1]) {

@@ -7,7 +7,17 @@ import { beginSignIn } from '../auth/throttle';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import type { Invitation, InvitationRole } from '../db/schema';
-import { claimInvitation, findInvitationByTokenHash, findTeam, findTeamOfUser, findUserByEmail, grantBroker, grantPlatformAdmin, insertMember, lockUser } from '../accounts/accounts.queries';
+import {
+  claimInvitation,
+  findInvitationByTokenHash,
+  findTeam,
+  findTeamOfUser,
+  findUserByEmail,
+  grantBroker,
+  grantPlatformAdmin,
+  insertMember,
+  lockUser,
+} from '../accounts/accounts.queries';
 import { hashInvitationToken } from '../accounts/invitation-tokens';
 import { recordAudit, type AuditEntry } from '../audit/audit';
 
@@ -88,7 +98,13 @@ export async function acceptInvitation(
     response = await signIn();
     if (!response.ok) {
       await attempt.failed();
-      await recordAudit(deps.db, { action: 'sign_in.failed', actor: null, subject: { id: existing.id, email: existing.email }, origin, data: { reason: 'wrong password, accepting an invitation' } });
+      await recordAudit(deps.db, {
+        action: 'sign_in.failed',
+        actor: null,
+        subject: { id: existing.id, email: existing.email },
+        origin,
+        data: { reason: 'wrong password, accepting an invitation' },
+      });
       throw invalidField('password', 'That is not the password of this account');
     }
     await attempt.succeeded();
@@ -128,7 +144,12 @@ export async function acceptInvitation(
   // An account with two-step verification gets its session only after a code.
   const body = (await response.clone().json()) as { twoFactorRedirect?: boolean } | null;
   if (existing && !body?.twoFactorRedirect) {
-    await recordAudit(deps.db, { action: 'sign_in.succeeded', actor: { id: existing.id, email: existing.email }, origin, data: { method: 'password, accepting an invitation' } });
+    await recordAudit(deps.db, {
+      action: 'sign_in.succeeded',
+      actor: { id: existing.id, email: existing.email },
+      origin,
+      data: { method: 'password, accepting an invitation' },
+    });
   }
   return { redirectTo: ROLE_HOME[claimed.role], twoFactorRequired: body?.twoFactorRedirect === true, signIn: response };
 }

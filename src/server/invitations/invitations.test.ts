@@ -76,7 +76,12 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
   });
 
   it('refuses expired and tampered tokens', async () => {
-    const { link } = await createInvitation(deps(), { email: 'late@coverly.test', role: 'platform_admin', inviter: null, now: new Date(Date.now() - 8 * 86_400_000) });
+    const { link } = await createInvitation(deps(), {
+      email: 'late@coverly.test',
+      role: 'platform_admin',
+      inviter: null,
+      now: new Date(Date.now() - 8 * 86_400_000),
+    });
     const expired = await api.as().post('/api/invitations/accept', { token: tokenOf(link), name: 'Late', password: STRONG });
     expect(expired.statusCode).toBe(410);
     expect(expired.json().detail).toMatch(/expired/);

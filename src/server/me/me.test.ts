@@ -46,10 +46,38 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
     const expected: Record<keyof Omit<People, 'teamA' | 'teamB'>, Omit<Me, 'user' | 'sessionExpiresAt'> & { name: string }> = {
       admin: { name: 'admin', platformAdmin: true, broker: false, mfaEnrolled: true, mustEnrolMfa: false, team: null },
       newAdmin: { name: 'new-admin', platformAdmin: true, broker: false, mfaEnrolled: false, mustEnrolMfa: true, team: null },
-      ownerA: { name: 'owner-a', platformAdmin: false, broker: true, mfaEnrolled: true, mustEnrolMfa: false, team: team(people.teamA, "owner-a's team", 'owner') },
-      assistantA: { name: 'assistant-a', platformAdmin: false, broker: false, mfaEnrolled: true, mustEnrolMfa: false, team: team(people.teamA, "owner-a's team", 'assistant') },
-      newAssistantA: { name: 'new-assistant-a', platformAdmin: false, broker: false, mfaEnrolled: false, mustEnrolMfa: true, team: team(people.teamA, "owner-a's team", 'assistant') },
-      ownerB: { name: 'owner-b', platformAdmin: false, broker: true, mfaEnrolled: true, mustEnrolMfa: false, team: team(people.teamB, "owner-b's team", 'owner') },
+      ownerA: {
+        name: 'owner-a',
+        platformAdmin: false,
+        broker: true,
+        mfaEnrolled: true,
+        mustEnrolMfa: false,
+        team: team(people.teamA, "owner-a's team", 'owner'),
+      },
+      assistantA: {
+        name: 'assistant-a',
+        platformAdmin: false,
+        broker: false,
+        mfaEnrolled: true,
+        mustEnrolMfa: false,
+        team: team(people.teamA, "owner-a's team", 'assistant'),
+      },
+      newAssistantA: {
+        name: 'new-assistant-a',
+        platformAdmin: false,
+        broker: false,
+        mfaEnrolled: false,
+        mustEnrolMfa: true,
+        team: team(people.teamA, "owner-a's team", 'assistant'),
+      },
+      ownerB: {
+        name: 'owner-b',
+        platformAdmin: false,
+        broker: true,
+        mfaEnrolled: true,
+        mustEnrolMfa: false,
+        team: team(people.teamB, "owner-b's team", 'owner'),
+      },
       borrower: { name: 'borrower', platformAdmin: false, broker: false, mfaEnrolled: false, mustEnrolMfa: false, team: null },
     };
     for (const [who, { name, ...rest }] of Object.entries(expected) as [keyof typeof expected, (typeof expected)['admin']][]) {
@@ -100,7 +128,10 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
 
     const [row] = await sessionRowsOf('slider@me.test');
     const endsSoon = new Date(Date.now() + 60_000);
-    await api.db.update(session).set({ expiresAt: endsSoon }).where(eq(session.id, row?.id ?? ''));
+    await api.db
+      .update(session)
+      .set({ expiresAt: endsSoon })
+      .where(eq(session.id, row?.id ?? ''));
     expect(sessionNeedsRefresh(endsSoon, new Date())).toBe(true);
 
     const before = Date.now();
@@ -130,7 +161,10 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
   it('ends a session whose time ran out, and clears its cookie', async () => {
     const { cookie } = await signIn(api.app, 'origin@me.test');
     const [row] = await sessionRowsOf('origin@me.test');
-    await api.db.update(session).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(session.id, row?.id ?? ''));
+    await api.db
+      .update(session)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(session.id, row?.id ?? ''));
     const expired = await getMe(cookie);
     expect(expired.statusCode).toBe(401);
     const cleared = ([] as string[]).concat(expired.headers['set-cookie'] ?? []).find((c) => c.startsWith('coverly.session_token='));
@@ -156,7 +190,9 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
     expect((await getMe(cookie)).json().user.name).toBe('Sam Example');
 
     // Signing in from another site is refused as well: no session is handed out.
-    const signInElsewhere = await api.as().post('/api/auth/sign-in/email', { email: 'origin@me.test', password: PEOPLE_PASSWORD }, { headers: { origin: 'https://evil.example' } });
+    const signInElsewhere = await api
+      .as()
+      .post('/api/auth/sign-in/email', { email: 'origin@me.test', password: PEOPLE_PASSWORD }, { headers: { origin: 'https://evil.example' } });
     expect(signInElsewhere.statusCode).toBe(403);
     expect(signInElsewhere.headers['set-cookie']).toBeUndefined();
 

@@ -70,21 +70,38 @@ describe('sniffLogoType: whole, well-formed images', () => {
   it.each([
     ['a 1×1 RGBA PNG', tinyPng()],
     ['a PNG padded with a tEXt comment to 256 KB', pngOfSize(256 * 1024)],
-    ['a 2×2 indexed PNG, 2 bits a pixel, with its palette', pngImage({ width: 2, height: 2, bitDepth: 2, colourType: 3 }, bytes(0, 0b0001_0000, 0, 0b1000_0000), [pngChunk('PLTE', bytes(255, 0, 0, 0, 255, 0, 0, 0, 255))])],
+    [
+      'a 2×2 indexed PNG, 2 bits a pixel, with its palette',
+      pngImage({ width: 2, height: 2, bitDepth: 2, colourType: 3 }, bytes(0, 0b0001_0000, 0, 0b1000_0000), [
+        pngChunk('PLTE', bytes(255, 0, 0, 0, 255, 0, 0, 0, 255)),
+      ]),
+    ],
     ['a 9×1 1-bit greyscale PNG (a row of 2 bytes)', pngImage({ width: 9, height: 1, bitDepth: 1, colourType: 0 }, bytes(0, 0xaa, 0x80))],
-    ['a 2×1 16-bit truecolour PNG with a Paeth-filtered row', pngImage({ width: 2, height: 1, bitDepth: 16, colourType: 2 }, Buffer.concat([bytes(4), Buffer.alloc(12, 7)]))],
+    [
+      'a 2×1 16-bit truecolour PNG with a Paeth-filtered row',
+      pngImage({ width: 2, height: 1, bitDepth: 16, colourType: 2 }, Buffer.concat([bytes(4), Buffer.alloc(12, 7)])),
+    ],
     // Adam7, 8×8 greyscale: passes of 1×1, 1×1, 2×1, 2×2, 4×2, 4×4 and 8×4 pixels make
     // 1·2 + 1·2 + 1·3 + 2·3 + 2·5 + 4·5 + 4·9 = 79 bytes with their filter bytes.
     ['an interlaced 8×8 greyscale PNG', pngImage({ width: 8, height: 8, bitDepth: 8, colourType: 0, interlaced: true }, Buffer.alloc(79))],
-    ['a PNG whose image data is split over two IDAT chunks', png(ihdr(1, 1), pngChunk('IDAT', deflateSync(PIXEL).subarray(0, 4)), pngChunk('IDAT', deflateSync(PIXEL).subarray(4)), IEND)],
+    [
+      'a PNG whose image data is split over two IDAT chunks',
+      png(ihdr(1, 1), pngChunk('IDAT', deflateSync(PIXEL).subarray(0, 4)), pngChunk('IDAT', deflateSync(PIXEL).subarray(4)), IEND),
+    ],
   ])('accepts %s as image/png', (_label, file) => {
     expect(sniffLogoType(file)).toBe('image/png');
   });
 
   it.each([
     ['a 1×1 baseline JPEG', jpeg],
-    ['a JPEG whose scan holds stuffed 0xFF bytes and restart markers', jpegWithScanData(bytes(0x12, 0xff, 0x00, 0x34, 0xff, 0xd0, 0x56, 0xff, 0xd1, 0xff, 0x00))],
-    ['a JPEG with fill bytes before its markers', Buffer.concat([jpeg.subarray(0, sosAt), bytes(0xff, 0xff), jpeg.subarray(sosAt, -2), bytes(0xff, 0xff), EOI])],
+    [
+      'a JPEG whose scan holds stuffed 0xFF bytes and restart markers',
+      jpegWithScanData(bytes(0x12, 0xff, 0x00, 0x34, 0xff, 0xd0, 0x56, 0xff, 0xd1, 0xff, 0x00)),
+    ],
+    [
+      'a JPEG with fill bytes before its markers',
+      Buffer.concat([jpeg.subarray(0, sosAt), bytes(0xff, 0xff), jpeg.subarray(sosAt, -2), bytes(0xff, 0xff), EOI]),
+    ],
     ['a JPEG with a comment segment after its scan', Buffer.concat([jpeg.subarray(0, -2), bytes(0xff, 0xfe, 0x00, 0x04), Buffer.from('hi'), EOI])],
   ])('accepts %s as image/jpeg', (_label, file) => {
     expect(sniffLogoType(file)).toBe('image/jpeg');
@@ -94,7 +111,10 @@ describe('sniffLogoType: whole, well-formed images', () => {
     ['a 1×1 lossless WebP (VP8L)', webpBytes()],
     ['a 1×1 lossy WebP (VP8)', webpLossyBytes()],
     ['a 1×1 extended WebP (VP8X, ALPH, VP8)', webpExtendedBytes()],
-    ['an extended WebP with an odd-sized metadata chunk, padded', riff([webpChunk('VP8X', vp8x(0x04)), webpChunk('VP8L', VP8L), webpChunk('XMP ', Buffer.from('<x/>!'))])],
+    [
+      'an extended WebP with an odd-sized metadata chunk, padded',
+      riff([webpChunk('VP8X', vp8x(0x04)), webpChunk('VP8L', VP8L), webpChunk('XMP ', Buffer.from('<x/>!'))]),
+    ],
   ])('accepts %s as image/webp', (_label, file) => {
     expect(sniffLogoType(file)).toBe('image/webp');
   });
@@ -120,7 +140,16 @@ describe('sniffLogoType: refusals', () => {
     ['a PNG not starting with IHDR', png(idat(PIXEL), ihdr(1, 1), IEND)],
     ['a PNG with two IHDRs', png(ihdr(1, 1), ihdr(1, 1), idat(PIXEL), IEND)],
     ['a PNG with IEND carrying data', png(ihdr(1, 1), idat(PIXEL), pngChunk('IEND', html))],
-    ['a PNG with IDATs split by another chunk', png(ihdr(1, 1), pngChunk('IDAT', deflateSync(PIXEL).subarray(0, 4)), pngChunk('tEXt', Buffer.from('a\0b')), pngChunk('IDAT', deflateSync(PIXEL).subarray(4)), IEND)],
+    [
+      'a PNG with IDATs split by another chunk',
+      png(
+        ihdr(1, 1),
+        pngChunk('IDAT', deflateSync(PIXEL).subarray(0, 4)),
+        pngChunk('tEXt', Buffer.from('a\0b')),
+        pngChunk('IDAT', deflateSync(PIXEL).subarray(4)),
+        IEND,
+      ),
+    ],
     ['a PNG with an unknown critical chunk', png(ihdr(1, 1), pngChunk('HTML', html), idat(PIXEL), IEND)],
     ['a PNG with a chunk type that is not letters', png(ihdr(1, 1), pngChunk('<ht>', html), idat(PIXEL), IEND)],
     ['a PNG 0 pixels wide', png(ihdr(0, 1), idat(bytes(0)), IEND)],
@@ -165,7 +194,10 @@ describe('sniffLogoType: refusals', () => {
     ['a JPEG whose scan has no data', Buffer.concat([jpegUpToScanData, EOI])],
     ['a JPEG 0 pixels high', Buffer.from(jpeg).fill(0, jpeg.indexOf(bytes(0xff, 0xc0)) + 5, jpeg.indexOf(bytes(0xff, 0xc0)) + 7)],
     ['a JPEG with a segment length past the end', Buffer.concat([bytes(0xff, 0xd8, 0xff, 0xe0, 0xff, 0xff), html])],
-    ['a JPEG with two frame headers', Buffer.concat([jpeg.subarray(0, sosAt), jpeg.subarray(jpeg.indexOf(bytes(0xff, 0xc0)), jpeg.indexOf(bytes(0xff, 0xc0)) + 13), jpeg.subarray(sosAt)])],
+    [
+      'a JPEG with two frame headers',
+      Buffer.concat([jpeg.subarray(0, sosAt), jpeg.subarray(jpeg.indexOf(bytes(0xff, 0xc0)), jpeg.indexOf(bytes(0xff, 0xc0)) + 13), jpeg.subarray(sosAt)]),
+    ],
     ['a JPEG with a second SOI', Buffer.concat([jpeg.subarray(0, 2), jpeg])],
     ['a JPEG with a reserved marker', Buffer.concat([jpeg.subarray(0, 2), bytes(0xff, 0x02, 0x00, 0x02), jpeg.subarray(2)])],
     ['a JPEG with a byte between segments that is no marker', Buffer.concat([jpeg.subarray(0, 20), bytes(0x3c), jpeg.subarray(20)])],
@@ -184,7 +216,10 @@ describe('sniffLogoType: refusals', () => {
     ['a WebP with bytes after its last chunk (RIFF size counting them)', riff([webpChunk('VP8L', VP8L), bytes(0, 0)])],
     ['a simple WebP with a second chunk after its image', riff([webpChunk('VP8L', VP8L), webpChunk('JUNK', html)])],
     ['a WebP whose chunk size runs past the end', riff([webpChunk('VP8L', VP8L).subarray(0, -4)])],
-    ['a WebP whose odd chunk hides a byte in its padding', riff([webpChunk('VP8X', vp8x(0x04)), webpChunk('VP8L', VP8L), webpChunk('XMP ', Buffer.from('<x/>!'), 0x3c)])],
+    [
+      'a WebP whose odd chunk hides a byte in its padding',
+      riff([webpChunk('VP8X', vp8x(0x04)), webpChunk('VP8L', VP8L), webpChunk('XMP ', Buffer.from('<x/>!'), 0x3c)]),
+    ],
     ['RIFF/WEBP + HTML', riff([html])],
     ['a WebP whose first chunk is not VP8, VP8L or VP8X', riff([webpChunk('ICCP', html), webpChunk('VP8L', VP8L)])],
     ['a VP8L chunk without its 0x2F signature', riff([webpChunk('VP8L', flipped(VP8L, 0))])],

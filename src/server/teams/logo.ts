@@ -154,7 +154,9 @@ function pngScanlines(header: PngHeader): { rows: number; rowBytes: number }[] {
   const passes = header.interlaced
     ? ADAM7.map(([x0, y0, dx, dy]) => ({ width: Math.ceil(Math.max(0, header.width - x0) / dx), height: Math.ceil(Math.max(0, header.height - y0) / dy) }))
     : [{ width: header.width, height: header.height }];
-  return passes.filter((pass) => pass.width > 0 && pass.height > 0).map((pass) => ({ rows: pass.height, rowBytes: Math.ceil((pass.width * bitsPerPixel) / 8) }));
+  return passes
+    .filter((pass) => pass.width > 0 && pass.height > 0)
+    .map((pass) => ({ rows: pass.height, rowBytes: Math.ceil((pass.width * bitsPerPixel) / 8) }));
 }
 
 /**

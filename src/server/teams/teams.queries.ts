@@ -4,15 +4,11 @@ import type { Db } from '../db/client';
 import { invitation, team, teamMember, user } from '../db/schema';
 import { teamColumns, type TeamSummary } from '../accounts/accounts.queries';
 
-
 export async function insertTeam(db: Db, values: { name: string; createdBy: string }): Promise<TeamSummary> {
   const [row] = await db.insert(team).values(values).returning(teamColumns);
   if (!row) throw new Error('insertTeam returned no row');
   return row;
 }
-
-
-
 
 export async function updateTeam(db: Db, teamId: string, values: { name?: string; accentColor?: string }): Promise<TeamSummary> {
   const [row] = await db.update(team).set(values).where(eq(team.id, teamId)).returning(teamColumns);
@@ -34,7 +30,6 @@ export async function findTeamLogo(db: Db, teamId: string) {
   const [row] = await db.select({ logo: team.logo, logoType: team.logoType, logoSha256: team.logoSha256 }).from(team).where(eq(team.id, teamId));
   return row?.logo && row.logoType && row.logoSha256 ? { bytes: row.logo, type: row.logoType, sha256: row.logoSha256 } : null;
 }
-
 
 export async function listMembers(db: Db, teamId: string) {
   return db
@@ -65,7 +60,10 @@ export async function lockOwners(db: Db, teamId: string): Promise<number> {
 }
 
 export async function updateMemberRole(db: Db, teamId: string, userId: string, role: TeamRole) {
-  await db.update(teamMember).set({ role }).where(and(eq(teamMember.teamId, teamId), eq(teamMember.userId, userId)));
+  await db
+    .update(teamMember)
+    .set({ role })
+    .where(and(eq(teamMember.teamId, teamId), eq(teamMember.userId, userId)));
 }
 
 export async function deleteMember(db: Db, teamId: string, userId: string) {
@@ -104,5 +102,3 @@ export async function countOpenTeamInvitations(db: Db, teamId: string) {
     .where(and(eq(invitation.teamId, teamId), isNull(invitation.acceptedAt), isNull(invitation.revokedAt), gt(invitation.expiresAt, sql`now()`)));
   return row?.n ?? 0;
 }
-
-

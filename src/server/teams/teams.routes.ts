@@ -1,7 +1,14 @@
 import type { Feature } from '../app-context';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
-import { ChangeRoleSchema, CreateTeamSchema, InviteAssistantSchema, LOGO_MAX_BYTES, TeamIdParamsSchema as TeamParams, UpdateTeamSchema } from '../../shared/schemas/teams';
+import {
+  ChangeRoleSchema,
+  CreateTeamSchema,
+  InviteAssistantSchema,
+  LOGO_MAX_BYTES,
+  TeamIdParamsSchema as TeamParams,
+  UpdateTeamSchema,
+} from '../../shared/schemas/teams';
 import { signedInUser } from '../access/access';
 import { auditOrigin } from '../audit/audit';
 import { parseInput } from '../platform/http/problem';
@@ -72,7 +79,12 @@ export const teamsFeature: Feature = async (app, deps) => {
         // Per team, whoever sends them: invitations are e-mails to strangers' inboxes.
         // Counted after the access layer (preHandler, not onRequest), so callers who may not
         // invite for the team, anyone who read its id in a logo URL, cannot spend its budget.
-        rateLimit: { max: 30, timeWindow: 60 * 60_000, hook: 'preHandler', keyGenerator: (request) => `team-invitations:${(request.params as { teamId?: string }).teamId ?? ''}` },
+        rateLimit: {
+          max: 30,
+          timeWindow: 60 * 60_000,
+          hook: 'preHandler',
+          keyGenerator: (request) => `team-invitations:${(request.params as { teamId?: string }).teamId ?? ''}`,
+        },
       },
     },
     async (request, reply) => {

@@ -20,7 +20,6 @@ type Origin = AuditEntry['origin'];
 
 const actorOf = (principal: SignedInPrincipal) => ({ id: principal.userId, email: principal.email });
 
-
 const mustFindTeam = async (db: Db, teamId: string) => {
   const found = await accounts.findTeam(db, teamId);
   // The access layer let the caller in, so the team exists; a race with its deletion reads as gone.
@@ -54,7 +53,10 @@ export async function updateBranding(
   origin: Origin,
 ): Promise<TeamView> {
   return deps.db.transaction(async (tx) => {
-    const values = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.accentColor !== undefined ? { accentColor: input.accentColor } : {}) };
+    const values = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.accentColor !== undefined ? { accentColor: input.accentColor } : {}),
+    };
     const updated = await q.updateTeam(tx, teamId, values);
     await recordAudit(tx, { action: 'team.branding_updated', actor: actorOf(principal), teamId, origin, data: values });
     return teamView(updated, 'owner');
@@ -113,7 +115,14 @@ export async function inviteAssistant(deps: TeamDeps, principal: SignedInPrincip
     const members = await q.listMembers(tx, teamId);
     if (members.some((m) => m.email.toLowerCase() === email.toLowerCase())) throw new AppError('conflict', `${email} is already a member of ${found.name}`);
     for (const withdrawn of await q.revokeTeamInvitations(tx, teamId, { email })) {
-      await recordAudit(tx, { action: 'invitation.revoked', actor: actorOf(principal), subject: { id: null, email: withdrawn.email }, teamId, origin, data: { reason: 'sent again' } });
+      await recordAudit(tx, {
+        action: 'invitation.revoked',
+        actor: actorOf(principal),
+        subject: { id: null, email: withdrawn.email },
+        teamId,
+        origin,
+        data: { reason: 'sent again' },
+      });
     }
     if ((await q.countOpenTeamInvitations(tx, teamId)) >= MAX_OPEN_TEAM_INVITATIONS) {
       throw new AppError('conflict', `${found.name} already has ${MAX_OPEN_TEAM_INVITATIONS} open invitations; withdraw some first`);
@@ -125,7 +134,13 @@ export async function inviteAssistant(deps: TeamDeps, principal: SignedInPrincip
       origin,
       team: { id: teamId, name: found.name, inviterName: principal.name, brand: teamMailBrand(found, deps.publicUrl) },
     });
-    return { id: invitation.id, email: invitation.email, createdAt: invitation.createdAt.toISOString(), expiresAt: invitation.expiresAt.toISOString(), expired: false };
+    return {
+      id: invitation.id,
+      email: invitation.email,
+      createdAt: invitation.createdAt.toISOString(),
+      expiresAt: invitation.expiresAt.toISOString(),
+      expired: false,
+    };
   });
 }
 
@@ -147,7 +162,14 @@ export async function changeRole(deps: TeamDeps, principal: SignedInPrincipal, t
     if (member.role === role) return;
     if (member.role === 'owner' && owners <= 1) throw new AppError('conflict', LAST_OWNER);
     await q.updateMemberRole(tx, teamId, userId, role);
-    await recordAudit(tx, { action: 'member.role_changed', actor: actorOf(principal), subject: { id: member.userId, email: member.email }, teamId, origin, data: { from: member.role, to: role } });
+    await recordAudit(tx, {
+      action: 'member.role_changed',
+      actor: actorOf(principal),
+      subject: { id: member.userId, email: member.email },
+      teamId,
+      origin,
+      data: { from: member.role, to: role },
+    });
   });
 }
 
@@ -159,6 +181,13 @@ export async function removeMember(deps: TeamDeps, principal: SignedInPrincipal,
     if (!member) throw new AppError('not_found', 'No member with this id in your team');
     if (member.role === 'owner' && owners <= 1) throw new AppError('conflict', LAST_OWNER);
     await q.deleteMember(tx, teamId, userId);
-    await recordAudit(tx, { action: 'member.removed', actor: actorOf(principal), subject: { id: member.userId, email: member.email }, teamId, origin, data: { role: member.role } });
+    await recordAudit(tx, {
+      action: 'member.removed',
+      actor: actorOf(principal),
+      subject: { id: member.userId, email: member.email },
+      teamId,
+      origin,
+      data: { role: member.role },
+    });
   });
 }

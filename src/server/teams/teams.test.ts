@@ -124,9 +124,18 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(updated.statusCode, updated.body).toBe(200);
       expect(updated.json()).toEqual({ id: people.teamA, name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null, role: 'owner' });
       // Every member sees it at once, in their own role.
-      expect(await teamOf(people.assistantA.cookie, people.teamA)).toEqual({ id: people.teamA, name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null, role: 'assistant' });
+      expect(await teamOf(people.assistantA.cookie, people.teamA)).toEqual({
+        id: people.teamA,
+        name: 'Harbor Lending',
+        accentColor: '#0f766e',
+        logoUrl: null,
+        role: 'assistant',
+      });
       // One field at a time works too.
-      expect((await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor: '#0e7490' })).json()).toMatchObject({ name: 'Harbor Lending', accentColor: '#0e7490' });
+      expect((await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor: '#0e7490' })).json()).toMatchObject({
+        name: 'Harbor Lending',
+        accentColor: '#0e7490',
+      });
       expect((await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor: '#0f766e' })).statusCode).toBe(200);
     });
 
@@ -134,7 +143,10 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       for (const accentColor of ['teal', '#fff', '#12345g', '#0f766e; background:url(x)', 'rgb(0,0,0)', 42]) {
         const response = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor });
         expect(response.statusCode, String(accentColor)).toBe(400);
-        expect(response.json().errors.map((e: { field: string }) => e.field), String(accentColor)).toEqual(['accentColor']);
+        expect(
+          response.json().errors.map((e: { field: string }) => e.field),
+          String(accentColor),
+        ).toEqual(['accentColor']);
       }
       const long = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { name: 'x'.repeat(81) });
       expect(long.json().errors).toEqual([{ field: 'name', message: 'Team name must be at most 80 characters' }]);
@@ -278,7 +290,13 @@ describe.each(backends)('teams and their members on %s', (backend) => {
 
       const response = await api.as(people.ownerA).post(`/api/teams/${people.teamA}/invitations`, { email: ' ivy@teams.test ' });
       expect(response.statusCode, response.body).toBe(201);
-      expect(response.json()).toEqual({ id: expect.any(String), email: 'ivy@teams.test', createdAt: expect.any(String), expiresAt: expect.any(String), expired: false });
+      expect(response.json()).toEqual({
+        id: expect.any(String),
+        email: 'ivy@teams.test',
+        createdAt: expect.any(String),
+        expiresAt: expect.any(String),
+        expired: false,
+      });
 
       const [mail, ...more] = await mailsTo('ivy@teams.test');
       expect(more).toHaveLength(0);
@@ -292,7 +310,13 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       const token = await invitationTokenFor(api.db, 'ivy@teams.test');
       const found = await lookup(token);
       expect(found.statusCode).toBe(200);
-      expect(found.json()).toEqual({ email: 'ivy@teams.test', role: 'assistant', teamName: 'Harbor Lending', expiresAt: expect.any(String), hasAccount: false });
+      expect(found.json()).toEqual({
+        email: 'ivy@teams.test',
+        role: 'assistant',
+        teamName: 'Harbor Lending',
+        expiresAt: expect.any(String),
+        hasAccount: false,
+      });
     });
 
     it('withdraws the earlier link when the same address is invited again', async () => {
@@ -469,7 +493,14 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         { email: 'ivy@teams.test', role: 'assistant', mfaEnrolled: true },
         { email: 'mia@teams.test', role: 'assistant', mfaEnrolled: true },
       ]);
-      expect(members[0]).toEqual({ userId: people.ownerA.userId, name: 'Olive Owner', email: people.ownerA.email, role: 'owner', mfaEnrolled: true, joinedAt: expect.any(String) });
+      expect(members[0]).toEqual({
+        userId: people.ownerA.userId,
+        name: 'Olive Owner',
+        email: people.ownerA.email,
+        role: 'owner',
+        mfaEnrolled: true,
+        joinedAt: expect.any(String),
+      });
       expect(Number.isNaN(Date.parse(members[0]?.joinedAt ?? ''))).toBe(false);
 
       // Newest first; used and withdrawn ones are gone, expired ones say so.

@@ -29,7 +29,9 @@ export const testSupportFeature: Feature = async (app, context) => {
   if (!secret) return;
   // NODE_ENV unset is production too (config.ts): such a server must not start rather than run these.
   if (context.config.env === 'production') {
-    throw new Error(`${TEST_SUPPORT_SECRET_ENV} is set but NODE_ENV is production (or unset): the test-support routes never run in production. Unset ${TEST_SUPPORT_SECRET_ENV}.`);
+    throw new Error(
+      `${TEST_SUPPORT_SECRET_ENV} is set but NODE_ENV is production (or unset): the test-support routes never run in production. Unset ${TEST_SUPPORT_SECRET_ENV}.`,
+    );
   }
   if (secret.length < 32) throw new Error(`${TEST_SUPPORT_SECRET_ENV} must be at least 32 characters`);
   const expected = sha256(secret);
@@ -62,7 +64,11 @@ export const testSupportFeature: Feature = async (app, context) => {
 
 const DEFAULT_NAMES: Record<CreateTestPerson['role'], string> = { admin: 'Avery Admin', owner: 'Owen Owner', assistant: 'Asha Assistant' };
 
-async function createTestPerson(app: FastifyInstance, { auth, db, publicUrl }: AppContext, input: ReturnType<typeof CreateTestPersonSchema.parse>): Promise<TestPerson> {
+async function createTestPerson(
+  app: FastifyInstance,
+  { auth, db, publicUrl }: AppContext,
+  input: ReturnType<typeof CreateTestPersonSchema.parse>,
+): Promise<TestPerson> {
   const tag = randomBytes(6).toString('hex');
   const password = `test support ${randomBytes(12).toString('base64url')}`;
   const name = input.name ?? DEFAULT_NAMES[input.role];
@@ -74,7 +80,10 @@ async function createTestPerson(app: FastifyInstance, { auth, db, publicUrl }: A
     await grantPlatformAdmin(db, person.id);
   } else {
     // An assistant's team is founded by an owner of its own, who is never signed in.
-    const owner = input.role === 'owner' ? person : await createCredentialUser(auth, { email: `owner.${tag}@test-support.coverly.test`, name: DEFAULT_NAMES.owner, password });
+    const owner =
+      input.role === 'owner'
+        ? person
+        : await createCredentialUser(auth, { email: `owner.${tag}@test-support.coverly.test`, name: DEFAULT_NAMES.owner, password });
     const teamName = input.teamName ?? `${owner.name}'s team`;
     const teamId = await db.transaction(async (tx) => {
       const id = await foundTeam(tx, owner.id, teamName);
@@ -102,7 +111,11 @@ async function foundTeam(db: Db, ownerId: string, name: string): Promise<string>
  * (throttled, audited), and enrols an authenticator first when asked: the
  * session is exactly what the sign-in form would have given.
  */
-async function openSession(app: FastifyInstance, publicUrl: string, { email, password, mfa }: { email: string; password: string; mfa: boolean }): Promise<Pick<TestPerson, 'cookies' | 'totp'>> {
+async function openSession(
+  app: FastifyInstance,
+  publicUrl: string,
+  { email, password, mfa }: { email: string; password: string; mfa: boolean },
+): Promise<Pick<TestPerson, 'cookies' | 'totp'>> {
   const post = async (url: string, payload: object, cookies: string[] = []) => {
     // From the app's own origin, as the browser's requests are: better-auth refuses a POST without one (outside NODE_ENV=test).
     const headers = { origin: new URL(publicUrl).origin, 'user-agent': 'Coverly test support', cookie: cookies.map((c) => c.split(';')[0]).join('; ') };

@@ -53,7 +53,9 @@ describe.each(backends)('test support on %s', (backend) => {
 
   it('has no routes without the secret in the environment', () => {
     expect(without.routeAccessTable.filter((route) => route.url.startsWith('/api/test-support'))).toEqual([]);
-    expect(withSecret.routeAccessTable.filter((route) => route.url.startsWith('/api/test-support'))).toEqual([{ method: 'POST', url: PEOPLE, access: 'public' }]);
+    expect(withSecret.routeAccessTable.filter((route) => route.url.startsWith('/api/test-support'))).toEqual([
+      { method: 'POST', url: PEOPLE, access: 'public' },
+    ]);
   });
 
   it('answers a request without the right secret exactly as the app without the routes does', async () => {
@@ -85,7 +87,13 @@ describe.each(backends)('test support on %s', (backend) => {
     const admin = await create({ role: 'admin', name: 'Ada Admin' });
     expect(admin).toMatchObject({ name: 'Ada Admin', role: 'admin', team: null });
     const me = await get(admin, '/api/me');
-    expect(me.json()).toMatchObject({ user: { email: admin.email, name: 'Ada Admin' }, platformAdmin: true, mfaEnrolled: true, mustEnrolMfa: false, team: null });
+    expect(me.json()).toMatchObject({
+      user: { email: admin.email, name: 'Ada Admin' },
+      platformAdmin: true,
+      mfaEnrolled: true,
+      mustEnrolMfa: false,
+      team: null,
+    });
     expect((await get(admin, '/api/admin/waitlist')).statusCode).toBe(200);
     // The authenticator is the one returned: its code for the step the sign-in used is spent, the next one is good.
     expect(admin.totp?.backupCodes).toHaveLength(10);
@@ -116,7 +124,12 @@ describe.each(backends)('test support on %s', (backend) => {
     const assistant = await create({ role: 'assistant', mfa: false });
     expect(assistant.totp).toBeNull();
     expect(assistant.team?.id).not.toBe(owner.team?.id);
-    expect((await get(assistant, '/api/me')).json()).toMatchObject({ broker: false, mfaEnrolled: false, mustEnrolMfa: true, team: { id: assistant.team?.id, role: 'assistant' } });
+    expect((await get(assistant, '/api/me')).json()).toMatchObject({
+      broker: false,
+      mfaEnrolled: false,
+      mustEnrolMfa: true,
+      team: { id: assistant.team?.id, role: 'assistant' },
+    });
     expect((await get(assistant, `/api/teams/${assistant.team?.id}`)).json()).toMatchObject({ code: 'mfa_required' });
   });
 

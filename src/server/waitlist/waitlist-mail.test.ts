@@ -28,8 +28,7 @@ describe.each(backends)('waitlist mail through a real SMTP peer on %s', (backend
     await pgDatabase?.destroy();
   });
 
-  const signUp = (fullName: string, email: string) =>
-    runtime.app.inject({ method: 'POST', url: '/api/waitlist', payload: { fullName, email } });
+  const signUp = (fullName: string, email: string) => runtime.app.inject({ method: 'POST', url: '/api/waitlist', payload: { fullName, email } });
   const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
 
   it('delivers the team notice and the confirmation', async () => {

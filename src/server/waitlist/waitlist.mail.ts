@@ -17,7 +17,9 @@ export function waitlistTeamNotice(entry: WaitlistEntry, created: boolean, to: s
     `First signed up: ${entry.createdAt.toISOString()}`,
     ...(created ? [] : [`Sign-ups from this address: ${entry.submissions}`]),
   ];
-  const intro = created ? `${entry.fullName} joined the ${brandName} waitlist.` : `${entry.fullName} signed up for the ${brandName} waitlist again; the entry now holds these details.`;
+  const intro = created
+    ? `${entry.fullName} joined the ${brandName} waitlist.`
+    : `${entry.fullName} signed up for the ${brandName} waitlist again; the entry now holds these details.`;
   return {
     to,
     replyTo: entry.email,

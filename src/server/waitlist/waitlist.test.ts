@@ -16,9 +16,7 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
   const post = (payload: unknown, headers: Record<string, string> = {}) => api.as().post('/api/waitlist', payload as object, { headers });
   const entriesFor = (email: string) => api.db.select().from(waitlistEntry).where(eq(waitlistEntry.emailKey, email.toLowerCase()));
   const mailsTo = async (to: string) =>
-    (await api.db.select().from(job).where(eq(job.queue, MAIL_QUEUE)))
-      .map((row) => row.payload as MailMessage)
-      .filter((mail) => mail.to === to);
+    (await api.db.select().from(job).where(eq(job.queue, MAIL_QUEUE))).map((row) => row.payload as MailMessage).filter((mail) => mail.to === to);
 
   it('stores the entry and queues the team notice and the confirmation in the same transaction', async () => {
     const before = nudges;
@@ -29,7 +27,14 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
 
     const [entry, ...rest] = await entriesFor('dana@example.com');
     expect(rest).toHaveLength(0);
-    expect(entry).toMatchObject({ fullName: 'Dana Broker', email: 'dana@example.com', phone: '+1 555 010 0199', company: 'Keystone Lending', status: 'new', submissions: 1 });
+    expect(entry).toMatchObject({
+      fullName: 'Dana Broker',
+      email: 'dana@example.com',
+      phone: '+1 555 010 0199',
+      company: 'Keystone Lending',
+      status: 'new',
+      submissions: 1,
+    });
 
     const [notice] = await mailsTo('team@coverly.test');
     expect(notice?.subject).toBe('New waitlist sign-up: Dana Broker');
@@ -50,7 +55,13 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
     const entries = await entriesFor('ray@example.com');
     expect(entries).toHaveLength(1);
     // Newest name and spelling of the address; phone and company kept when left out.
-    expect(entries[0]).toMatchObject({ fullName: 'Raymond Investor', email: 'RAY@Example.COM', phone: '555 0100', company: 'Ray Holdings LLC', submissions: 2 });
+    expect(entries[0]).toMatchObject({
+      fullName: 'Raymond Investor',
+      email: 'RAY@Example.COM',
+      phone: '555 0100',
+      company: 'Ray Holdings LLC',
+      submissions: 2,
+    });
 
     const notices = (await mailsTo('team@coverly.test')).filter((m) => m.text.includes('ray@example.com') || m.text.includes('RAY@Example.COM'));
     expect(notices.map((m) => m.subject)).toEqual(['New waitlist sign-up: Ray Investor', 'Waitlist sign-up updated: Raymond Investor']);
@@ -85,7 +96,9 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
     const text = await api.as().post('/api/waitlist', 'fullName=x', { headers: { 'content-type': 'text/plain' } });
     expect(text.statusCode).toBe(415);
 
-    const poisoned = await api.as().post('/api/waitlist', '{"__proto__": {"isAdmin": true}, "fullName": "x", "email": "x@y.z"}', { headers: { 'content-type': 'application/json' } });
+    const poisoned = await api
+      .as()
+      .post('/api/waitlist', '{"__proto__": {"isAdmin": true}, "fullName": "x", "email": "x@y.z"}', { headers: { 'content-type': 'application/json' } });
     expect(poisoned.statusCode).toBe(400);
     expect(poisoned.json().code).toBe('bad_request');
 
@@ -147,7 +160,10 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
     const emails = Array.from({ length: 25 }, (_, i) => `burst${i}@example.com`);
     const responses = await Promise.all(emails.map((email, i) => post({ fullName: `Burst ${i}`, email: i % 2 ? email.toUpperCase() : email })));
     expect(responses.every((r) => r.statusCode === 200)).toBe(true);
-    const [row] = await api.db.select({ n: sql<number>`count(*)::int` }).from(waitlistEntry).where(sql`${waitlistEntry.emailKey} like 'burst%'`);
+    const [row] = await api.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(waitlistEntry)
+      .where(sql`${waitlistEntry.emailKey} like 'burst%'`);
     expect(row?.n).toBe(25);
   });
 });

@@ -98,7 +98,17 @@ export function decideAccess(access: RouteAccess, principal: Principal, target: 
 /** A person's role on one loan: through its team, as a participant, or none. */
 export type LoanRole = { kind: 'team'; role: TeamRole } | { kind: 'participant'; role: LoanParticipantRole } | { kind: 'none' };
 
-export const LOAN_ACTIONS = ['view', 'view-internal', 'comment', 'upload', 'review-documents', 'edit-loan', 'change-stage', 'invite-participant', 'delete-loan'] as const;
+export const LOAN_ACTIONS = [
+  'view',
+  'view-internal',
+  'comment',
+  'upload',
+  'review-documents',
+  'edit-loan',
+  'change-stage',
+  'invite-participant',
+  'delete-loan',
+] as const;
 export type LoanAction = (typeof LOAN_ACTIONS)[number];
 
 /**

@@ -28,8 +28,12 @@ describe('monthly principal and interest', () => {
   });
 
   it('is amount × rate ÷ 12 when interest-only, to the cent', () => {
-    expect(monthlyPrincipalAndInterestCents({ loanAmountCents: dollars(400_000), annualRatePercent: 7.25, amortizationYears: 30, interestOnly: true })).toBe(dollars(2_416.67));
-    expect(monthlyPrincipalAndInterestCents({ loanAmountCents: dollars(100_000), annualRatePercent: 6, amortizationYears: 30, interestOnly: true })).toBe(dollars(500));
+    expect(monthlyPrincipalAndInterestCents({ loanAmountCents: dollars(400_000), annualRatePercent: 7.25, amortizationYears: 30, interestOnly: true })).toBe(
+      dollars(2_416.67),
+    );
+    expect(monthlyPrincipalAndInterestCents({ loanAmountCents: dollars(100_000), annualRatePercent: 6, amortizationYears: 30, interestOnly: true })).toBe(
+      dollars(500),
+    );
   });
 
   it('divides evenly at a zero rate, and is zero without a term', () => {
@@ -75,13 +79,25 @@ describe('DSCR', () => {
 
   it('divides the rent by PITIA: a lender worked example', () => {
     // P&I 2,728.71 + taxes 500 + insurance 150 = PITIA 3,378.71; 4,200 ÷ 3,378.71 = 1.24308 → 1.243, Eligible.
-    expect(computeDscr(example)).toEqual({ monthlyPrincipalAndInterestCents: dollars(2_728.71), pitiaCents: dollars(3_378.71), qualifyingRentCents: dollars(4_200), dscr: 1.243, band: 'eligible' });
+    expect(computeDscr(example)).toEqual({
+      monthlyPrincipalAndInterestCents: dollars(2_728.71),
+      pitiaCents: dollars(3_378.71),
+      qualifyingRentCents: dollars(4_200),
+      dscr: 1.243,
+      band: 'eligible',
+    });
   });
 
   it('rounds the ratio half up to 3 decimals, never truncating', () => {
     // 1,000 ÷ 800.40 = 1.24937… → 1.249; 1,000 ÷ 800 = 1.25 exactly.
     const ratio = (rent: number, pitia: number) =>
-      computeDscr({ loanAmountCents: 0, annualRatePercent: 0, amortizationYears: 30, monthlyHoaCents: dollars(pitia), income: { kind: 'long-term', monthlyRentCents: dollars(rent) } }).dscr;
+      computeDscr({
+        loanAmountCents: 0,
+        annualRatePercent: 0,
+        amortizationYears: 30,
+        monthlyHoaCents: dollars(pitia),
+        income: { kind: 'long-term', monthlyRentCents: dollars(rent) },
+      }).dscr;
     expect(ratio(1_000, 800.4)).toBe(1.249);
     expect(ratio(1_000, 800)).toBe(1.25);
     // 1,249.5 ÷ 1,000 = 1.2495 exactly: half up gives 1.250, truncation would give 1.249.
@@ -118,12 +134,20 @@ describe('DSCR', () => {
   });
 
   it('has no ratio when there is nothing to cover', () => {
-    expect(computeDscr({ loanAmountCents: 0, annualRatePercent: 7, amortizationYears: 30, income: { kind: 'long-term', monthlyRentCents: dollars(2_000) } })).toMatchObject({ dscr: null, band: null });
+    expect(
+      computeDscr({ loanAmountCents: 0, annualRatePercent: 7, amortizationYears: 30, income: { kind: 'long-term', monthlyRentCents: dollars(2_000) } }),
+    ).toMatchObject({ dscr: null, band: null });
   });
 });
 
 describe('max loan and rent needed at a target DSCR', () => {
-  const terms = { annualRatePercent: 7.25, amortizationYears: 30, annualTaxesCents: dollars(6_000), annualInsuranceCents: dollars(1_800), income: { kind: 'long-term' as const, monthlyRentCents: dollars(4_200) } };
+  const terms = {
+    annualRatePercent: 7.25,
+    amortizationYears: 30,
+    annualTaxesCents: dollars(6_000),
+    annualInsuranceCents: dollars(1_800),
+    income: { kind: 'long-term' as const, monthlyRentCents: dollars(4_200) },
+  };
 
   it('finds the largest whole-dollar amount whose exact DSCR meets the target', () => {
     // 4,200 ÷ 1.25 − 650 = 2,710 of P&I → $397,258.02: $397,258 gives 1.2500001, $397,259 gives 1.2499975.

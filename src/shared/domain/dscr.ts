@@ -43,8 +43,7 @@ export interface Escrows {
 
 /** Income: long-term rent (one rent, or one per unit of a 2–4 unit property), or short-term-rental revenue. */
 export type RentalIncome =
-  | { kind: 'long-term'; monthlyRentCents: number | number[] }
-  | { kind: 'short-term'; annualRevenueCents: number; expensePercent?: number };
+  { kind: 'long-term'; monthlyRentCents: number | number[] } | { kind: 'short-term'; annualRevenueCents: number; expensePercent?: number };
 
 export interface DscrInputs extends DebtTerms, Escrows {
   income: RentalIncome;
@@ -89,7 +88,12 @@ export function monthlyPrincipalAndInterestCents(terms: DebtTerms): number {
 
 /** Taxes, insurance, HOA and flood insurance per month, exact. */
 export function exactMonthlyEscrows(escrows: Escrows): number {
-  return (escrows.annualTaxesCents ?? 0) / 12 + (escrows.annualInsuranceCents ?? 0) / 12 + (escrows.monthlyHoaCents ?? 0) + (escrows.annualFloodInsuranceCents ?? 0) / 12;
+  return (
+    (escrows.annualTaxesCents ?? 0) / 12 +
+    (escrows.annualInsuranceCents ?? 0) / 12 +
+    (escrows.monthlyHoaCents ?? 0) +
+    (escrows.annualFloodInsuranceCents ?? 0) / 12
+  );
 }
 
 /** PITIA = P&I + taxes ÷ 12 + insurance ÷ 12 + HOA + flood insurance ÷ 12, to the cent. */

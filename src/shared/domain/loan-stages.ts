@@ -86,7 +86,14 @@ export function timelineSteps(stage: LoanStage, leftFrom?: MainStage | null): { 
  */
 export const STAGE_WEIGHT = 0.6;
 
-export function loanProgress(stage: LoanStage, { leftFrom = null, requiredItems = 0, approvedRequiredItems = 0 }: { leftFrom?: MainStage | null; requiredItems?: number; approvedRequiredItems?: number } = {}): number {
+export function loanProgress(
+  stage: LoanStage,
+  {
+    leftFrom = null,
+    requiredItems = 0,
+    approvedRequiredItems = 0,
+  }: { leftFrom?: MainStage | null; requiredItems?: number; approvedRequiredItems?: number } = {},
+): number {
   const at = isExitStage(stage) ? (leftFrom ?? 'lead') : stage;
   if (at === 'funded') return 100;
   const stageShare = MAIN_STAGES.indexOf(at) / (MAIN_STAGES.length - 1);

@@ -3,9 +3,7 @@ import { PasswordSchema } from './password';
 import { text } from './text';
 
 /** Invitation tokens are 32 random bytes, base64url: 43 characters. */
-const InvitationToken = z
-  .string({ error: 'The invitation token is missing' })
-  .regex(/^[A-Za-z0-9_-]{43}$/, { error: 'This invitation link is not valid' });
+const InvitationToken = z.string({ error: 'The invitation token is missing' }).regex(/^[A-Za-z0-9_-]{43}$/, { error: 'This invitation link is not valid' });
 
 export const LookupInvitationSchema = z.strictObject({ token: InvitationToken });
 
@@ -35,4 +33,8 @@ export const AcceptInvitationResultSchema = z.object({
 });
 export type AcceptInvitationResult = z.infer<typeof AcceptInvitationResultSchema>;
 
-export const InviteAdminSchema = z.object({ email: text('Email').max(254).pipe(z.email({ error: 'Enter a valid email address' })) });
+export const InviteAdminSchema = z.object({
+  email: text('Email')
+    .max(254)
+    .pipe(z.email({ error: 'Enter a valid email address' })),
+});

@@ -7,7 +7,8 @@ describe('the shared text type', () => {
   });
 
   it('refuses NUL, other control characters and lone surrogates', () => {
-    for (const value of ['a\u0000b', '\u0000', 'bell\u0007', 'esc\u001b[31m', 'del\u007f', '\ud800', 'x\udc00y', 'end\ud83d']) expect(isSafeText(value), JSON.stringify(value)).toBe(false);
+    for (const value of ['a\u0000b', '\u0000', 'bell\u0007', 'esc\u001b[31m', 'del\u007f', '\ud800', 'x\udc00y', 'end\ud83d'])
+      expect(isSafeText(value), JSON.stringify(value)).toBe(false);
   });
 
   it('names the field in its message', () => {

@@ -17,10 +17,7 @@ const PHONE_PATTERN = /^\+?[0-9 ().-]*[0-9][0-9 ().-]*(?:\s*(?:x|ext\.?)\s*[0-9]
  * `website` is a honeypot: hidden from people, filled in by bots.
  */
 export const JoinWaitlistSchema = z.strictObject({
-  fullName: text('Full name')
-    .trim()
-    .min(1, { error: 'Full name is required' })
-    .max(120, { error: 'Full name must be at most 120 characters' }),
+  fullName: text('Full name').trim().min(1, { error: 'Full name is required' }).max(120, { error: 'Full name must be at most 120 characters' }),
   email: text('Email')
     .trim()
     .min(1, { error: 'Email is required' })

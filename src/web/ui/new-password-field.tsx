@@ -7,7 +7,5 @@ import { TextField } from './field';
  * checks the rest), and the hint that lets a password manager offer one.
  */
 export function NewPasswordField(props: ComponentProps<typeof TextField> & { hint: string }) {
-  return (
-    <TextField type="password" autoComplete="new-password" required minLength={PASSWORD_MIN_LENGTH} maxLength={PASSWORD_MAX_LENGTH} {...props} />
-  );
+  return <TextField type="password" autoComplete="new-password" required minLength={PASSWORD_MIN_LENGTH} maxLength={PASSWORD_MAX_LENGTH} {...props} />;
 }

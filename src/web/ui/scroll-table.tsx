@@ -22,7 +22,12 @@ export function ScrollTable({
 }) {
   const captionId = useId();
   return (
-    <div role="region" aria-labelledby={captionId} tabIndex={0} className={`relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm ${className}`}>
+    <div
+      role="region"
+      aria-labelledby={captionId}
+      tabIndex={0}
+      className={`relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm ${className}`}
+    >
       <table aria-busy={loading} className={`w-full ${minWidth} text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''}`}>
         <caption id={captionId} className="sr-only">
           {caption}

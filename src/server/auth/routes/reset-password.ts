@@ -14,7 +14,8 @@ export async function resetPasswordRoute(app: FastifyInstance, deps: AuthRouteDe
     // Read before answering: a successful reset uses the token up.
     const owner = await resetTokenOwner(await deps.auth.$context, bodyText(request.body, 'token'));
     const response = await forwardToAuth(deps, request, 'reset-password');
-    if (response.ok && owner) await recordAudit(deps.db, { action: 'password.reset', actor: { id: owner.id, email: owner.email }, origin: auditOrigin(request) });
+    if (response.ok && owner)
+      await recordAudit(deps.db, { action: 'password.reset', actor: { id: owner.id, email: owner.email }, origin: auditOrigin(request) });
     return sendAuthResponse(request, reply, response);
   });
 }

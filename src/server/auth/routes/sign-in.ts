@@ -28,11 +28,18 @@ export async function signInRoute(app: FastifyInstance, deps: AuthRouteDeps) {
     if (response.status === 401) {
       await attempt.failed();
       const known = email ? await findUserByEmail(db, email) : undefined;
-      await recordAudit(db, { action: 'sign_in.failed', actor: null, subject: known ? { id: known.id, email: known.email } : { id: null, email }, origin, data: { reason: 'wrong e-mail or password' } });
+      await recordAudit(db, {
+        action: 'sign_in.failed',
+        actor: null,
+        subject: known ? { id: known.id, email: known.email } : { id: null, email },
+        origin,
+        data: { reason: 'wrong e-mail or password' },
+      });
     } else if (response.ok) {
       await attempt.succeeded();
       const body = await jsonOf<{ twoFactorRedirect: boolean; user: { id: string; email: string } }>(response);
-      if (!body?.twoFactorRedirect && body?.user) await recordAudit(db, { action: 'sign_in.succeeded', actor: body.user, origin, data: { method: 'password' } });
+      if (!body?.twoFactorRedirect && body?.user)
+        await recordAudit(db, { action: 'sign_in.succeeded', actor: body.user, origin, data: { method: 'password' } });
     } else {
       await attempt.abandoned();
     }

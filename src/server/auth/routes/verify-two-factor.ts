@@ -40,7 +40,13 @@ export async function verifyTwoFactorRoutes(app: FastifyInstance, deps: AuthRout
         }
       } else if (challenged && body?.code && REFUSED_CODE[body.code]) {
         // Only an answer to a real challenge (the password was right) is a failed sign-in worth keeping.
-        await recordAudit(db, { action: 'sign_in.failed', actor: null, subject: challenged, origin, data: { reason: `right password, ${REFUSED_CODE[body.code]} ${method}` } });
+        await recordAudit(db, {
+          action: 'sign_in.failed',
+          actor: null,
+          subject: challenged,
+          origin,
+          data: { reason: `right password, ${REFUSED_CODE[body.code]} ${method}` },
+        });
       }
       return sendAuthResponse(request, reply, response);
     });

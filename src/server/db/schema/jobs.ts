@@ -27,7 +27,9 @@ export const job = pgTable(
     finishedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
-    index('job_due_idx').on(t.runAt).where(sql`${t.status} in ('pending', 'running')`),
+    index('job_due_idx')
+      .on(t.runAt)
+      .where(sql`${t.status} in ('pending', 'running')`),
     index('job_status_idx').on(t.status),
     check('job_status_check', sql`${t.status} in ('pending', 'running', 'done', 'dead')`),
     check('job_attempts_check', sql`${t.attempts} >= 0 and ${t.maxAttempts} >= 1`),

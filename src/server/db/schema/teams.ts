@@ -65,5 +65,3 @@ export const broker = pgTable('broker', {
     .references(() => user.id, { onDelete: 'cascade' }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
-
-

@@ -11,7 +11,9 @@ export const waitlistEntry = pgTable(
     fullName: text().notNull(),
     email: text().notNull(),
     /** lower(email): the key that makes an address unique whatever its letter case. */
-    emailKey: text().notNull().generatedAlwaysAs(sql`lower(email)`),
+    emailKey: text()
+      .notNull()
+      .generatedAlwaysAs(sql`lower(email)`),
     phone: text(),
     company: text(),
     status: text({ enum: WAITLIST_STATUSES }).notNull().default('new'),

@@ -31,8 +31,7 @@ describe.each(backends)('job worker on %s', (backend) => {
     await database.db.delete(job);
   });
 
-  const worker = (handlers: Record<string, JobHandler>, db = database.db) =>
-    new JobWorker({ db, handlers, logger: silent, baseBackoffMs: 1, maxBackoffMs: 1 });
+  const worker = (handlers: Record<string, JobHandler>, db = database.db) => new JobWorker({ db, handlers, logger: silent, baseBackoffMs: 1, maxBackoffMs: 1 });
 
   it('runs a due job once and marks it done', async () => {
     const seen: unknown[] = [];
@@ -53,7 +52,12 @@ describe.each(backends)('job worker on %s', (backend) => {
   it('retries a failing job with its error recorded, then keeps it as dead after the last attempt', async () => {
     const id = await enqueueJob(database.db, 'test.flaky', {}, { maxAttempts: 3 });
     let calls = 0;
-    const failing = worker({ 'test.flaky': async () => { calls++; throw new Error(`SMTP said no (${calls})`); } });
+    const failing = worker({
+      'test.flaky': async () => {
+        calls++;
+        throw new Error(`SMTP said no (${calls})`);
+      },
+    });
 
     await failing.runOnce();
     let [row] = await database.db.select().from(job).where(eq(job.id, id));
@@ -112,7 +116,12 @@ describe.each(backends)('job worker on %s', (backend) => {
 
   it('wakes at once when nudged and stops cleanly', async () => {
     const done: number[] = [];
-    const w = new JobWorker({ db: database.db, handlers: { 'test.echo': async (p) => void done.push((p as { n: number }).n) }, logger: silent, pollMs: 60_000 });
+    const w = new JobWorker({
+      db: database.db,
+      handlers: { 'test.echo': async (p) => void done.push((p as { n: number }).n) },
+      logger: silent,
+      pollMs: 60_000,
+    });
     w.start();
     await enqueueJob(database.db, 'test.echo', { n: 1 });
     w.nudge();

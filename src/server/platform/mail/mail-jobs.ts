@@ -17,7 +17,6 @@ export function mailJobHandler(mailer: Mailer): JobHandler {
   };
 }
 
-
 /**
  * Whose name heads an e-mail: the platform's, or the team's when the mail
  * goes to (or on behalf of) a team's people — with its logo and accent colour.

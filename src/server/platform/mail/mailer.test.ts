@@ -42,7 +42,12 @@ describe('createFileMailer', () => {
     `Accept the invitation and set your password here:\n${LINK}`,
     'If you were not expecting it, see https://coverly.example/help.',
   ];
-  const invitation: MailMessage = { to: 'you@example.com', subject: 'Your invitation to Coverly', text: `${paragraphs.join('\n\n')}\n`, html: simpleHtml('Coverly', paragraphs) };
+  const invitation: MailMessage = {
+    to: 'you@example.com',
+    subject: 'Your invitation to Coverly',
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: simpleHtml('Coverly', paragraphs),
+  };
 
   it('writes the .eml with its text part unwrapped, so a long link stays whole on one line', async () => {
     expect(LINK.length).toBeGreaterThan(100);

@@ -53,7 +53,10 @@ function unencodedTransferEncoding(text: string): '7bit' | '8bit' | null {
  * header block (Content-Transfer-Encoding set to `encoding`), a blank line, the text.
  */
 function withUnencodedBody(message: string, text: string, encoding: '7bit' | '8bit'): string {
-  const head = message.slice(0, message.indexOf('\n\n')).split('\n').filter((line) => !/^Content-Transfer-Encoding:/i.test(line));
+  const head = message
+    .slice(0, message.indexOf('\n\n'))
+    .split('\n')
+    .filter((line) => !/^Content-Transfer-Encoding:/i.test(line));
   return `${[...head, `Content-Transfer-Encoding: ${encoding}`].join('\n')}\n\n${text}`;
 }
 
@@ -101,7 +104,8 @@ export function createFileMailer({ dir, from, logger }: { dir: string; from: str
       const encoding = unencodedTransferEncoding(text);
       // nodemailer re-encodes any text it is given as quoted-printable once a line passes 76
       // characters, whatever Content-Transfer-Encoding it is told; a raw part is written as is.
-      const textPart = encoding && message.html ? { raw: `Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${text}` } : text;
+      const textPart =
+        encoding && message.html ? { raw: `Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${text}` } : text;
       const info = await transport.sendMail({ from, ...message, text: textPart });
       const composed = (info.message as Buffer).toString('utf8');
       const eml = encoding && !message.html ? withUnencodedBody(composed, text, encoding) : composed;

@@ -60,7 +60,10 @@ export interface StaticSite {
  * assets with a long cache life, and the rest of dist/web. Returns null when
  * the app has not been built (API-only tests).
  */
-export async function registerStaticSite(app: FastifyInstance, { distDir, publicConfig }: { distDir: string; publicConfig: PublicConfig }): Promise<StaticSite | null> {
+export async function registerStaticSite(
+  app: FastifyInstance,
+  { distDir, publicConfig }: { distDir: string; publicConfig: PublicConfig },
+): Promise<StaticSite | null> {
   const webDir = path.join(distDir, 'web');
   const pagesDir = path.join(distDir, 'pages');
   if (!existsSync(path.join(pagesDir, 'home.html'))) return null;

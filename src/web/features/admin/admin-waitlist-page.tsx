@@ -9,9 +9,7 @@ export default function AdminWaitlistPage() {
     <>
       <p className="text-sm font-semibold text-navy-700">Admin</p>
       <h1 className="mt-1 text-2xl font-bold tracking-tight text-slate-900">Waitlist</h1>
-      <p className="mt-2 max-w-2xl text-slate-600">
-        Everyone who asked for early access. Invite a broker to send them a link that creates their account.
-      </p>
+      <p className="mt-2 max-w-2xl text-slate-600">Everyone who asked for early access. Invite a broker to send them a link that creates their account.</p>
       <WaitlistPanel />
       <FailedEmails />
     </>

@@ -122,7 +122,12 @@ export default function AcceptInvitationPage() {
           ) : (
             <>
               <TextField label="Your name" name="name" autoComplete="name" required maxLength={120} error={errors.name} />
-              <NewPasswordField label="Choose a password" name="password" hint="At least 12 characters. A few unrelated words make a strong, memorable password." error={errors.password} />
+              <NewPasswordField
+                label="Choose a password"
+                name="password"
+                hint="At least 12 characters. A few unrelated words make a strong, memorable password."
+                error={errors.password}
+              />
             </>
           )}
           <Button type="submit" size="lg" className="w-full" disabled={submitting}>

@@ -140,26 +140,22 @@ export const steps: FeatureCard[] = [
   {
     icon: 'userPlus',
     title: 'Invite borrowers and assistants',
-    description:
-      'Send an e-mail invitation from the loan file. Assistants join your team; borrowers and co-borrowers see only the loans they are invited to.',
+    description: 'Send an e-mail invitation from the loan file. Assistants join your team; borrowers and co-borrowers see only the loans they are invited to.',
   },
   {
     icon: 'upload',
     title: 'Upload DSCR documents',
-    description:
-      'Borrowers upload leases, rent rolls, bank statements and entity documents straight to their checklist, from a laptop or a phone.',
+    description: 'Borrowers upload leases, rent rolls, bank statements and entity documents straight to their checklist, from a laptop or a phone.',
   },
   {
     icon: 'chat',
     title: 'Collaborate in threaded comments',
-    description:
-      'Ask and answer questions on the loan itself, next to the document in question. Internal notes stay with your team.',
+    description: 'Ask and answer questions on the loan itself, next to the document in question. Internal notes stay with your team.',
   },
   {
     icon: 'flag',
     title: 'Close loans faster',
-    description:
-      'With every document tracked and every stage on the timeline, you spend less time chasing paperwork and more time closing.',
+    description: 'With every document tracked and every stage on the timeline, you spend less time chasing paperwork and more time closing.',
   },
 ];
 
@@ -190,8 +186,7 @@ export const features: FeatureCard[] = [
   {
     icon: 'timeline',
     title: 'Timeline-based deal tracker',
-    description:
-      'Each loan moves through clear stages from application to funding. Every change is recorded, so everyone knows where the deal stands.',
+    description: 'Each loan moves through clear stages from application to funding. Every change is recorded, so everyone knows where the deal stands.',
   },
   {
     icon: 'checklist',
@@ -207,8 +202,7 @@ export const features: FeatureCard[] = [
   {
     icon: 'lock',
     title: 'Secure, versioned storage',
-    description:
-      'Every upload is encrypted at rest and every re-upload is kept as a new version, so a revised statement never replaces the record.',
+    description: 'Every upload is encrypted at rest and every re-upload is kept as a new version, so a revised statement never replaces the record.',
   },
 ];
 

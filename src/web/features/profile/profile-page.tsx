@@ -45,12 +45,7 @@ export default function ProfilePage() {
           Your details
         </h2>
         <form onSubmit={onSubmit} noValidate aria-labelledby={accountHeadingId} aria-busy={submitting} className="mt-4 space-y-6">
-          <TextField
-            label="Name"
-            required
-            autoComplete="name"
-            {...field('name')}
-          />
+          <TextField label="Name" required autoComplete="name" {...field('name')} />
           <TextField
             label="E-mail"
             name="email"

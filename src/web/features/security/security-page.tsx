@@ -126,7 +126,12 @@ export default function SecurityPage() {
               <BackupCodes codes={newCodes} accountEmail={me.user.email} />
             </div>
           ) : (
-            <form className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start" onSubmit={codes.onSubmit} aria-label="New backup codes" aria-busy={codes.submitting}>
+            <form
+              className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start"
+              onSubmit={codes.onSubmit}
+              aria-label="New backup codes"
+              aria-busy={codes.submitting}
+            >
               <TextField label="Password" type="password" autoComplete="current-password" required {...codes.field('password')} className="sm:w-72" />
               <Button type="submit" variant="secondary" className="sm:mt-7" disabled={codes.submitting}>
                 {codes.submitting ? <Spinner /> : null}
@@ -139,7 +144,12 @@ export default function SecurityPage() {
 
       {me.mfaEnrolled && !required ? (
         <Card title="Turn off two-step verification">
-          <form className="flex flex-col gap-3 sm:flex-row sm:items-start" onSubmit={disable.onSubmit} aria-label="Turn off two-step verification" aria-busy={disable.submitting}>
+          <form
+            className="flex flex-col gap-3 sm:flex-row sm:items-start"
+            onSubmit={disable.onSubmit}
+            aria-label="Turn off two-step verification"
+            aria-busy={disable.submitting}
+          >
             <TextField label="Password" type="password" autoComplete="current-password" required {...disable.field('password')} className="sm:w-72" />
             <Button type="submit" variant="secondary" className="sm:mt-7" disabled={disable.submitting}>
               Turn off
@@ -158,7 +168,11 @@ export default function SecurityPage() {
       <Card title="Password">
         <form className="space-y-4" onSubmit={password.onSubmit} aria-label="Change password" aria-busy={password.submitting}>
           <TextField label="Current password" type="password" autoComplete="current-password" required {...password.field('currentPassword')} />
-          <NewPasswordField label="New password" hint="At least 12 characters. A few unrelated words make a strong, memorable password." {...password.field('newPassword')} />
+          <NewPasswordField
+            label="New password"
+            hint="At least 12 characters. A few unrelated words make a strong, memorable password."
+            {...password.field('newPassword')}
+          />
           <Button type="submit" disabled={password.submitting}>
             {password.submitting ? <Spinner /> : null}
             Change password

@@ -70,7 +70,9 @@ export default function SecuritySetupPage() {
       setStep({ kind: 'codes', backupCodes: step.backupCodes });
     },
     explain: (error) =>
-      error.status === 401 || error.status === 400 ? { field: 'code', message: 'That code is not right. Enter the current 6-digit code from your authenticator app.' } : null,
+      error.status === 401 || error.status === 400
+        ? { field: 'code', message: 'That code is not right. Enter the current 6-digit code from your authenticator app.' }
+        : null,
     onFailure: (failure) => notifyFailure('Checking the code failed', failure),
   });
 
@@ -165,7 +167,8 @@ export default function SecuritySetupPage() {
             </p>
             <BackupCodes codes={step.backupCodes} accountEmail={me.user.email} />
             <label className="flex items-start gap-2 text-sm text-slate-800">
-              <input type="checkbox" className="mt-0.5 size-4" checked={saved} onChange={(event) => setSaved(event.target.checked)} />I have saved my backup codes
+              <input type="checkbox" className="mt-0.5 size-4" checked={saved} onChange={(event) => setSaved(event.target.checked)} />I have saved my backup
+              codes
             </label>
             <Button type="button" disabled={!saved} onClick={() => void onDone()}>
               Continue

@@ -51,7 +51,13 @@ export default function CreateTeamPage() {
       <p className="mt-2 text-slate-600">
         Your team holds your loan files and the assistants who work them with you. Borrowers see its name and logo on every e-mail and page you share.
       </p>
-      <form onSubmit={onSubmit} noValidate aria-label="Create your team" aria-busy={busy} className="mt-8 space-y-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        aria-label="Create your team"
+        aria-busy={busy}
+        className="mt-8 space-y-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+      >
         <TextField
           label="Team name"
           required

@@ -77,13 +77,7 @@ function Branding({ team }: { team: TeamView }) {
             aria-busy={submitting}
             className="space-y-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
           >
-            <TextField
-              label="Team name"
-              required
-              autoComplete="organization"
-              maxLength={TEAM_NAME_MAX}
-              {...field('name')}
-            />
+            <TextField label="Team name" required autoComplete="organization" maxLength={TEAM_NAME_MAX} {...field('name')} />
             <div className="flex items-start gap-3">
               <div className="shrink-0">
                 <label htmlFor={pickerId} className="block text-sm font-medium text-slate-800">

@@ -77,7 +77,9 @@ export function FailedEmails() {
             <ColumnHeader>Attempts</ColumnHeader>
             <ColumnHeader>Last error</ColumnHeader>
             <ColumnHeader>Failed</ColumnHeader>
-            <ColumnHeader><span className="sr-only">Actions</span></ColumnHeader>
+            <ColumnHeader>
+              <span className="sr-only">Actions</span>
+            </ColumnHeader>
           </TableHead>
           <tbody className="divide-y divide-slate-200">
             {jobs.map((job) => (

@@ -122,7 +122,8 @@ export function WaitlistPanel() {
         {result ? (
           result.truncated ? (
             <span>
-              Showing the first {plural(result.entries.length, 'entry', 'entries')} of {result.total.toLocaleString('en-US')}. Narrow the search, or export CSV for all of them.
+              Showing the first {plural(result.entries.length, 'entry', 'entries')} of {result.total.toLocaleString('en-US')}. Narrow the search, or export CSV
+              for all of them.
             </span>
           ) : (
             <span>{plural(result.total, filtered ? 'matching entry' : 'entry', filtered ? 'matching entries' : 'entries')}</span>
@@ -141,7 +142,9 @@ export function WaitlistPanel() {
             <SortHeader label={SORT_LABELS.company} column="company" sort={sort} dir={dir} onSort={onSort} />
             <SortHeader label={SORT_LABELS.createdAt} column="createdAt" sort={sort} dir={dir} onSort={onSort} />
             <SortHeader label={SORT_LABELS.status} column="status" sort={sort} dir={dir} onSort={onSort} />
-            <ColumnHeader><span className="sr-only">Actions</span></ColumnHeader>
+            <ColumnHeader>
+              <span className="sr-only">Actions</span>
+            </ColumnHeader>
           </TableHead>
           <tbody className="divide-y divide-slate-200">
             {result.entries.map((entry) => (

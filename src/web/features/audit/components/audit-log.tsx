@@ -86,7 +86,9 @@ export function AuditLog({
         <div className="mt-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
           <p className="font-semibold text-slate-900">{action ? 'No events of this kind' : 'No events yet'}</p>
           <p className="mt-1 text-sm text-slate-600">
-            {action ? 'Nothing like this has happened yet. Choose another action, or all of them.' : 'Sign-ins, invitations and changes will be recorded here as they happen.'}
+            {action
+              ? 'Nothing like this has happened yet. Choose another action, or all of them.'
+              : 'Sign-ins, invitations and changes will be recorded here as they happen.'}
           </p>
         </div>
       ) : null}

@@ -40,9 +40,14 @@ export function TwoFactorChallenge({ onVerified, onRestart }: { onVerified: () =
     } catch (caught) {
       setSubmitting(false);
       if (caught instanceof ApiError && RESTART_CODES.has(caught.code)) onRestart('That sign-in expired or had too many wrong codes. Please sign in again.');
-      else if (caught instanceof ApiError && REUSED_CODES.has(caught.code)) setError('That code was used already. Wait for the next code from your authenticator app.');
+      else if (caught instanceof ApiError && REUSED_CODES.has(caught.code))
+        setError('That code was used already. Wait for the next code from your authenticator app.');
       else if (caught instanceof ApiError && (caught.status === 401 || caught.status === 400)) {
-        setError(method === 'totp' ? 'That code is not right. Enter the current code from your authenticator app.' : 'That backup code is not right or was already used.');
+        setError(
+          method === 'totp'
+            ? 'That code is not right. Enter the current code from your authenticator app.'
+            : 'That backup code is not right or was already used.',
+        );
       } else if (caught instanceof ApiError && caught.status === 429) setError('Too many attempts. Wait a few minutes, then try again.');
       else notifyError('Verification failed', caught);
     }
@@ -58,7 +63,17 @@ export function TwoFactorChallenge({ onVerified, onRestart }: { onVerified: () =
       {method === 'totp' ? (
         <AuthenticatorCodeField key="totp" autoFocus error={error ?? undefined} />
       ) : (
-        <TextField key="backup" label="Backup code" name="code" autoComplete="off" spellCheck={false} maxLength={20} required autoFocus error={error ?? undefined} />
+        <TextField
+          key="backup"
+          label="Backup code"
+          name="code"
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={20}
+          required
+          autoFocus
+          error={error ?? undefined}
+        />
       )}
       <Button type="submit" size="lg" className="w-full" disabled={submitting}>
         {submitting ? <Spinner /> : null}

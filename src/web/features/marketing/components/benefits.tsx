@@ -11,8 +11,7 @@ export function Benefits() {
             Why Brokers Love It
           </h2>
           <p className="mt-4 text-lg leading-relaxed text-slate-600">
-            DSCR files stall on paperwork: leases, rent rolls, entity documents, reserves. Putting all of it on one
-            shared checklist keeps every file moving.
+            DSCR files stall on paperwork: leases, rent rolls, entity documents, reserves. Putting all of it on one shared checklist keeps every file moving.
           </p>
         </div>
         <ul className="grid gap-x-10 gap-y-10 sm:grid-cols-2">

@@ -95,7 +95,9 @@ export function DashboardMockup() {
                 <div className={`min-w-0 flex-1 rounded-xl px-3.5 py-2.5 ${comment.role === 'Broker' ? 'bg-slate-50' : 'bg-accent-50'}`}>
                   <p className="flex flex-wrap items-center gap-x-2 text-xs">
                     <span className="font-semibold text-slate-900">{comment.author}</span>
-                    <span className={`rounded px-1.5 py-px font-medium ${comment.role === 'Broker' ? 'bg-navy-100 text-navy-800' : 'bg-accent-100 text-accent-700'}`}>
+                    <span
+                      className={`rounded px-1.5 py-px font-medium ${comment.role === 'Broker' ? 'bg-navy-100 text-navy-800' : 'bg-accent-100 text-accent-700'}`}
+                    >
                       {comment.role}
                     </span>
                     <span className="text-slate-600">{comment.time}</span>

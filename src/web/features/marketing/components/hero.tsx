@@ -16,12 +16,15 @@ export function Hero() {
             <span aria-hidden="true" className="size-2 rounded-full bg-accent-500" />
             DSCR loan tracking for mortgage brokers
           </p>
-          <h1 id="hero-title" className="mt-6 text-4xl font-bold tracking-tight text-balance text-navy-900 sm:text-5xl lg:text-5xl lg:leading-[1.1] xl:text-[3.4rem] xl:leading-[1.08]">
+          <h1
+            id="hero-title"
+            className="mt-6 text-4xl font-bold tracking-tight text-balance text-navy-900 sm:text-5xl lg:text-5xl lg:leading-[1.1] xl:text-[3.4rem] xl:leading-[1.08]"
+          >
             Every DSCR loan file, from first call to funding
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-relaxed text-slate-600">
-            {brandName} gives brokers, assistants and borrowers one shared loan file: a stage-by-stage timeline, a
-            document checklist with status tags and threaded comments. No more e-mail chains and shared drives.
+            {brandName} gives brokers, assistants and borrowers one shared loan file: a stage-by-stage timeline, a document checklist with status tags and
+            threaded comments. No more e-mail chains and shared drives.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             <ButtonLink to={paths.joinWaitlist} variant="accent" size="lg">

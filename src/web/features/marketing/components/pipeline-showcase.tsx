@@ -10,7 +10,11 @@ const stageTone: Record<PipelineLoan['tone'], string> = {
 };
 
 function Stage({ loan }: { loan: PipelineLoan }) {
-  return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset ${stageTone[loan.tone]}`}>{loan.stage}</span>;
+  return (
+    <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset ${stageTone[loan.tone]}`}>
+      {loan.stage}
+    </span>
+  );
 }
 
 /** A native <progress> styled through its pseudo-elements: dynamic width without inline styles. */
@@ -53,8 +57,7 @@ export function PipelineShowcase() {
     <section aria-labelledby="pipeline-title" className="px-4 pt-12 pb-20 sm:px-6 sm:pb-24">
       <div className="mx-auto max-w-6xl">
         <SectionHeading id="pipeline-title" eyebrow="Your pipeline" title="Every open loan file, at a glance">
-          See where each DSCR loan stands: its stage, its progress and the documents still outstanding, without opening a
-          single e-mail thread.
+          See where each DSCR loan stands: its stage, its progress and the documents still outstanding, without opening a single e-mail thread.
         </SectionHeading>
 
         <div className="mt-12 hidden overflow-hidden rounded-2xl border border-slate-200 shadow-sm lg:block">
@@ -62,11 +65,21 @@ export function PipelineShowcase() {
             <caption className="sr-only">Sample pipeline of open DSCR loan files</caption>
             <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
               <tr>
-                <th scope="col" className="py-3.5 pr-4 pl-5">Borrower / property</th>
-                <th scope="col" className="px-4 py-3.5 text-right whitespace-nowrap">Loan amount</th>
-                <th scope="col" className="px-4 py-3.5">Stage</th>
-                <th scope="col" className="w-40 px-4 py-3.5">Progress</th>
-                <th scope="col" className="px-4 py-3.5">Outstanding documents</th>
+                <th scope="col" className="py-3.5 pr-4 pl-5">
+                  Borrower / property
+                </th>
+                <th scope="col" className="px-4 py-3.5 text-right whitespace-nowrap">
+                  Loan amount
+                </th>
+                <th scope="col" className="px-4 py-3.5">
+                  Stage
+                </th>
+                <th scope="col" className="w-40 px-4 py-3.5">
+                  Progress
+                </th>
+                <th scope="col" className="px-4 py-3.5">
+                  Outstanding documents
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 bg-white">

@@ -14,7 +14,11 @@ const noSubscription = () => () => {};
  * server HTML: it is null while hydrating and filled in right after.
  */
 function useCurrentYear() {
-  return useSyncExternalStore(noSubscription, () => new Date().getFullYear(), () => null);
+  return useSyncExternalStore(
+    noSubscription,
+    () => new Date().getFullYear(),
+    () => null,
+  );
 }
 
 export function SiteFooter() {

@@ -10,7 +10,8 @@ export function useWithdrawInvitation(teamId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (invitationId: string) => withdrawInvitation(teamId, invitationId),
-    onSuccess: (_, invitationId) => showMembersChange(queryClient, teamId, (data) => ({ ...data, invitations: data.invitations.filter((i) => i.id !== invitationId) })),
+    onSuccess: (_, invitationId) =>
+      showMembersChange(queryClient, teamId, (data) => ({ ...data, invitations: data.invitations.filter((i) => i.id !== invitationId) })),
     onError: (error) => refreshAfterFailedChange(queryClient, teamId, error),
   });
 }

@@ -9,7 +9,11 @@ export function BrandPreview({ name, accentColor, logoSrc }: { name: string; acc
   const headingId = useId();
   const shownName = name.trim() || 'Your team';
   return (
-    <section aria-labelledby={headingId} style={{ '--preview-accent': accentColor } as CSSProperties} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+    <section
+      aria-labelledby={headingId}
+      style={{ '--preview-accent': accentColor } as CSSProperties}
+      className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+    >
       <h2 id={headingId} className="text-lg font-semibold text-slate-900">
         Preview
       </h2>

@@ -33,7 +33,8 @@ export function InviteForm({ teamId }: { teamId: string }) {
         Invite an assistant
       </h2>
       <p className="mt-1 max-w-2xl text-sm text-slate-600">
-        They get an e-mail with a link to join your team. Assistants work every loan file with you; only owners manage the team. Until they accept, the invitation is listed below with its expiry.
+        They get an e-mail with a link to join your team. Assistants work every loan file with you; only owners manage the team. Until they accept, the
+        invitation is listed below with its expiry.
       </p>
       <form onSubmit={onSubmit} noValidate aria-busy={submitting} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start">
         <TextField

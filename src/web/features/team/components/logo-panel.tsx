@@ -71,7 +71,8 @@ export function LogoPanel({ team, onPreview }: { team: TeamView; onPreview: (url
       toast({ title: 'Success!', description: 'Your logo has been updated.' });
     } catch (failure) {
       // 413 and 415 say what is wrong with the file: show it by the field.
-      if (failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401 && failure.status !== 404) setError(failure.message);
+      if (failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401 && failure.status !== 404)
+        setError(failure.message);
       notifyFailure('Uploading the logo failed', failure);
     }
   }
@@ -89,9 +90,7 @@ export function LogoPanel({ team, onPreview }: { team: TeamView; onPreview: (url
   return (
     // Not a labelled region: its name would make "Logo" the label of two things, the region and the file input.
     <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h2 className="text-lg font-semibold text-slate-900">
-        Logo
-      </h2>
+      <h2 className="text-lg font-semibold text-slate-900">Logo</h2>
       <div className="mt-4 flex flex-wrap items-center gap-4">
         <div className="flex h-16 min-w-32 items-center justify-center rounded-lg border border-dashed border-slate-300 bg-slate-50 px-3">
           {team.logoUrl ? (

@@ -35,7 +35,9 @@ export function MembersTable({
         <ColumnHeader>Two-step verification</ColumnHeader>
         <ColumnHeader>Joined</ColumnHeader>
         {canManage ? (
-          <ColumnHeader><span className="sr-only">Actions</span></ColumnHeader>
+          <ColumnHeader>
+            <span className="sr-only">Actions</span>
+          </ColumnHeader>
         ) : null}
       </TableHead>
       <tbody className="divide-y divide-slate-200">

@@ -33,7 +33,9 @@ export function PendingInvitations({
             <ColumnHeader>E-mail</ColumnHeader>
             <ColumnHeader>Sent</ColumnHeader>
             <ColumnHeader>Expires</ColumnHeader>
-            <ColumnHeader><span className="sr-only">Actions</span></ColumnHeader>
+            <ColumnHeader>
+              <span className="sr-only">Actions</span>
+            </ColumnHeader>
           </TableHead>
           <tbody className="divide-y divide-slate-200">
             {invitations.map((invitation) => {
