@@ -20,7 +20,9 @@ function devPublicConfig(): Plugin {
         contactPhone: process.env.CONTACT_PHONE || defaults.contactPhone,
         contactCity: process.env.CONTACT_CITY || defaults.contactCity,
       });
-      return html.replace('__COVERLY_PUBLIC_CONFIG__', escapeHtml(JSON.stringify(config))).replace('<!--page-head-->', `<title>${escapeHtml(config.brandName)}</title>`);
+      return html
+        .replace('__COVERLY_PUBLIC_CONFIG__', escapeHtml(JSON.stringify(config)))
+        .replace('<!--page-head-->', `<title>${escapeHtml(config.brandName)}</title>`);
     },
   };
 }

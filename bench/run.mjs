@@ -38,7 +38,14 @@ async function waitForReady(url, timeoutMs = 30_000) {
 const app = spawn(process.execPath, ['dist/server/main.js'], {
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, PORT: String(APP_PORT), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${APP_PORT}`, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'coverly-bench-')), LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    PORT: String(APP_PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${APP_PORT}`,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'coverly-bench-')),
+    LOG_LEVEL: 'warn',
+  },
 });
 const baselineHtml = readFileSync(path.join(root, 'bench/baseline.html'));
 const baseline = createServer((_req, res) => {
@@ -66,7 +73,16 @@ try {
   await waitForReady(`http://127.0.0.1:${APP_PORT}/readyz`);
   chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const audit = async (url) => {
     const runs = [];

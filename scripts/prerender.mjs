@@ -15,7 +15,6 @@ const brandToken = '__COVERLY_BRAND_NAME__';
 const manifest = JSON.parse(await readFile(path.join(webDir, '.vite/manifest.json'), 'utf8'));
 const template = await readFile(path.join(webDir, 'index.html'), 'utf8');
 
-
 /** The chunk of `source` and every chunk it statically imports, minus what the entry already loads. */
 function chunksOf(source, seen = new Set()) {
   const chunk = manifest[source];
@@ -43,5 +42,8 @@ for (const { name, source } of prerenderTargets) {
   console.log(`prerendered ${page.path} -> dist/pages/${name}.html (${preloads.length} preloads)`);
 }
 // The bare shell serves client-only routes; it keeps an empty #root.
-await writeFile(path.join(pagesDir, 'shell.html'), template.replace('<!--page-head-->', `<title>__COVERLY_BRAND_NAME__</title>`).replace('<!--page-html-->', ''));
+await writeFile(
+  path.join(pagesDir, 'shell.html'),
+  template.replace('<!--page-head-->', `<title>__COVERLY_BRAND_NAME__</title>`).replace('<!--page-html-->', ''),
+);
 await rm(path.join(webDir, 'index.html'));

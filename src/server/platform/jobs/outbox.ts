@@ -91,7 +91,10 @@ export async function retryDeadJobs(db: Db, ids?: number[]): Promise<number> {
 }
 
 export async function countJobsByStatus(db: Db): Promise<Record<JobStatus, number>> {
-  const rows = await db.select({ status: job.status, count: sql<number>`count(*)::int` }).from(job).groupBy(job.status);
+  const rows = await db
+    .select({ status: job.status, count: sql<number>`count(*)::int` })
+    .from(job)
+    .groupBy(job.status);
   const counts: Record<JobStatus, number> = { pending: 0, running: 0, done: 0, dead: 0 };
   for (const row of rows) counts[row.status] = row.count;
   return counts;
