@@ -3,6 +3,7 @@ import { adminFeature } from './admin/admin.routes';
 import { auditFeature } from './audit/audit.routes';
 import { authFeature } from './auth/auth.routes';
 import { healthFeature } from './health/health.routes';
+import { loansFeature } from './loans/loans.routes';
 import { invitationsFeature } from './invitations/invitations.routes';
 import { meFeature } from './me/me.routes';
 import { teamsFeature } from './teams/teams.routes';
@@ -19,6 +20,7 @@ export const features: Feature[] = [
   meFeature,
   teamsFeature,
   auditFeature,
+  loansFeature,
   invitationsFeature,
   adminFeature,
   waitlistFeature,

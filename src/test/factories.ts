@@ -2,6 +2,10 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { generateRandomString, symmetricEncrypt } from 'better-auth/crypto';
 import { eq } from 'drizzle-orm';
 import { grantBroker, grantPlatformAdmin, insertMember } from '../server/accounts/accounts.queries';
+import { joinLoan } from '../server/accounts/loan-participants';
+import { createLoan as createLoanFile } from '../server/loans/loans.service';
+import { CreateLoanSchema, type CreateLoan, type LoanDetail, type LoanInput } from '../shared/schemas/loans';
+import type { LoanParticipantRole } from '../shared/domain/access';
 import { markWaitlistEntryInvited } from '../server/admin/admin.queries';
 import { createCredentialUser } from '../server/auth/auth';
 import { waitlistEntry, type WaitlistEntry } from '../server/db/schema';
@@ -133,6 +137,51 @@ export async function createTeamWithOwner(api: Factory, input: { name?: string; 
 /** A new, signed-in assistant of the team, enrolled unless `mfa: false`. */
 export const addAssistant = (api: Factory, teamId: string, input: GrantedInput = {}) =>
   granted(api, { name: 'Asha Assistant', ...input }, (userId) => insertMember(api.db, { teamId, userId, role: 'assistant' }));
+
+/** A valid new loan (a single-family purchase in Austin, DSCR about 1.1), with overrides. */
+export function sampleLoan(overrides: Partial<CreateLoan> = {}): CreateLoan {
+  return {
+    borrowerName: 'Dana Borrower',
+    borrowerEmail: 'dana@borrower.test',
+    propertyStreet: '1200 Barton Springs Rd',
+    propertyCity: 'Austin',
+    propertyState: 'TX',
+    propertyZip: '78704',
+    propertyType: 'single_family',
+    purpose: 'purchase',
+    valueCents: 400_000_00,
+    loanAmountCents: 300_000_00,
+    noteRatePercent: 7.25,
+    monthlyRentCents: 2_900_00,
+    annualTaxesCents: 6_000_00,
+    annualInsuranceCents: 1_800_00,
+    ...overrides,
+  };
+}
+
+/** A loan of the team, made by `by` (a team member) through the real service, as POST /api/teams/:teamId/loans makes it. */
+export async function createLoan(api: Factory & Pick<Api, 'app'>, teamId: string, by: Person, overrides: Partial<CreateLoan> = {}): Promise<LoanDetail> {
+  const input = CreateLoanSchema.parse(sampleLoan(overrides)) as LoanInput;
+  const principal = {
+    kind: 'user' as const,
+    userId: by.userId,
+    email: by.email,
+    name: by.name,
+    platformAdmin: false,
+    broker: false,
+    mfaEnrolled: true,
+    team: null,
+  };
+  return createLoanFile({ db: api.db, publicUrl: 'http://localhost' }, principal, teamId, input, { ip: null, userAgent: null });
+}
+
+/** A signed-in borrower (or co-borrower) of the loan, as accepting its invitation makes them. */
+export async function addBorrower(api: Factory, loanId: string, input: AccountInput & { role?: LoanParticipantRole } = {}): Promise<Person> {
+  const { role = 'borrower', ...rest } = input;
+  const account = await createAccount(api, { name: 'Bea Borrower', ...rest });
+  await api.db.transaction((tx) => joinLoan(tx, { loanId, userId: account.userId, role, invitedBy: null }));
+  return signedIn(api, account);
+}
 
 export interface WaitlistInput {
   fullName?: string;

@@ -196,6 +196,16 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         'POST /api/teams/:teamId/invitations team-owner',
         'POST /api/waitlist public',
         'PUT /api/teams/:teamId/logo team-owner',
+        'POST /api/teams/:teamId/loans team-member',
+        'GET /api/teams/:teamId/loans team-member',
+        'GET /api/teams/:teamId/loans.csv team-member',
+        'GET /api/loans/:loanId loan',
+        'PATCH /api/loans/:loanId loan',
+        'DELETE /api/loans/:loanId loan',
+        'POST /api/loans/:loanId/stage loan',
+        'POST /api/loans/:loanId/archive loan',
+        'POST /api/loans/:loanId/restore loan',
+        'GET /api/loans/:loanId/activity loan',
       ].sort(),
     );
   });

@@ -1,6 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors';
-import { decideAccess, ROUTE_ACCESS, type AccessTarget, type Principal, type RouteAccess, type SignedInPrincipal } from '../../shared/domain/access';
+import {
+  decideAccess,
+  LOAN_ACTIONS,
+  ROUTE_ACCESS,
+  type AccessTarget,
+  type LoanAction,
+  type LoanRole,
+  type Principal,
+  type RouteAccess,
+  type SignedInPrincipal,
+} from '../../shared/domain/access';
 import type { Auth } from '../auth/auth';
 import type { Db } from '../db/client';
 import { grantsOf } from '../accounts/accounts.queries';
@@ -11,15 +21,19 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call this route. Required on every /api route (checked at start). */
     access?: RouteAccess;
+    /** What a `loan` route does to its `:loanId` (required with access `loan`). */
+    loanAction?: LoanAction;
   }
   interface FastifyRequest {
     principal: Principal;
+    /** What the route's URL parameters name, as the access layer resolved it (e.g. the caller's role on `:loanId`). */
+    accessTarget: AccessTarget;
     /** When the caller's session ends (signed-in callers only). */
     sessionExpiresAt: Date | null;
   }
   interface FastifyInstance {
     /** Every route with its declared access, for the role × endpoint matrix test. */
-    routeAccessTable: { method: string; url: string; access: RouteAccess }[];
+    routeAccessTable: { method: string; url: string; access: RouteAccess; loanAction?: LoanAction }[];
   }
 }
 
@@ -33,6 +47,13 @@ export function signedInUser(request: FastifyRequest): SignedInPrincipal {
   const { principal } = request;
   if (principal.kind !== 'user') throw new Error(`unreachable: ${request.method} ${request.routeOptions.url} reached without a signed-in user`);
   return principal;
+}
+
+/** The caller's role on the route's `:loanId`, as the access layer resolved it before letting them in. */
+export function loanRoleOfRequest(request: FastifyRequest): Exclude<LoanRole, { kind: 'none' }> {
+  const role = request.accessTarget?.loanRole;
+  if (!role || role.kind === 'none') throw new Error(`unreachable: ${request.method} ${request.routeOptions.url} reached without a role on the loan`);
+  return role;
 }
 
 /**
@@ -96,6 +117,7 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = 
   app.decorate('routeAccessTable', []);
   app.decorateRequest('principal', null as never);
   app.decorateRequest('sessionExpiresAt', null);
+  app.decorateRequest('accessTarget', null as never);
 
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
@@ -103,9 +125,13 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = 
     if (isApi && (!access || !ROUTE_ACCESS.includes(access))) {
       throw new Error(`Route ${String(route.method)} ${route.url} must declare config.access (${ROUTE_ACCESS.join(', ')})`);
     }
+    const loanAction = route.config?.loanAction;
+    if (access === 'loan' && (!loanAction || !LOAN_ACTIONS.includes(loanAction) || !route.url.includes('/:loanId'))) {
+      throw new Error(`Loan route ${String(route.method)} ${route.url} must name :loanId and declare config.loanAction (${LOAN_ACTIONS.join(', ')})`);
+    }
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      app.routeAccessTable.push({ method, url: route.url, access: access ?? 'public' });
+      app.routeAccessTable.push({ method, url: route.url, access: access ?? 'public', ...(loanAction ? { loanAction } : {}) });
     }
   });
 
@@ -116,7 +142,8 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = 
       return;
     }
     request.principal = await resolvePrincipal(auth, db, request, reply);
-    const decision = decideAccess(access, request.principal, await targets.resolve(request));
+    request.accessTarget = await targets.resolve(request);
+    const decision = decideAccess(access, request.principal, request.accessTarget, request.routeOptions.config.loanAction);
     if (decision === 'unauthenticated') throw new AppError('unauthenticated', 'Sign in to continue');
     if (decision === 'mfa-required') throw new AppError('mfa_required', 'Set up two-step verification to continue');
     if (decision === 'hidden') {

@@ -10,7 +10,7 @@ import { backends } from '../../test/databases';
 import { createAccount, createAdmin, createWaitlistEntry, signedIn, type Person } from '../../test/factories';
 import { cookieFrom } from '../../test/http';
 import { enrolTotp } from '../../test/people';
-import { csvCell } from './admin.csv';
+import { csvCell } from '../platform/http/csv';
 import { escapeLike } from './admin.queries';
 
 const PASSWORD = 'admin console walks the list';

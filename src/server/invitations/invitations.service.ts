@@ -19,6 +19,7 @@ import {
   lockUser,
 } from '../accounts/accounts.queries';
 import { hashInvitationToken } from '../accounts/invitation-tokens';
+import { joinLoan, loanPropertyOf } from '../accounts/loan-participants';
 import { recordAudit, type AuditEntry } from '../audit/audit';
 
 export interface InvitationDeps {
@@ -45,6 +46,7 @@ export async function lookupInvitation(deps: Pick<InvitationDeps, 'db'>, token: 
     email: found.email,
     role: found.role,
     teamName: invitedTo?.name ?? null,
+    loanProperty: found.loanId ? ((await loanPropertyOf(deps.db, found.loanId)) ?? null) : null,
     expiresAt: found.expiresAt.toISOString(),
     hasAccount: Boolean(await findUserByEmail(deps.db, found.email)),
   };
@@ -54,7 +56,15 @@ export async function lookupInvitation(deps: Pick<InvitationDeps, 'db'>, token: 
  * Where each role lands after accepting. The app shell sends every one of them
  * (admin, broker, assistant) to set up two-step verification first, then on to these.
  */
-const ROLE_HOME: Record<InvitationRole, string> = { platform_admin: '/app', broker: '/app/team/new', assistant: '/app/team' };
+const ROLE_HOME: Record<Exclude<InvitationRole, 'borrower' | 'co_borrower'>, string> = {
+  platform_admin: '/app',
+  broker: '/app/team/new',
+  assistant: '/app/team',
+};
+
+/** Borrowers land on the loan they were invited to. */
+const homeOf = (claimed: Invitation) =>
+  claimed.role === 'borrower' || claimed.role === 'co_borrower' ? `/app/loans/${claimed.loanId}` : ROLE_HOME[claimed.role];
 
 /** Grants what the invitation grants, inside the claiming transaction. */
 async function grantInvitedRole(tx: Db, claimed: Invitation, userId: string) {
@@ -70,6 +80,11 @@ async function grantInvitedRole(tx: Db, claimed: Invitation, userId: string) {
       if (current?.id === claimed.teamId) return;
       if (current) throw new AppError('conflict', `This account already belongs to ${current.name}; one account works in one team`);
       return insertMember(tx, { teamId: claimed.teamId, userId, role: 'assistant' });
+    }
+    case 'borrower':
+    case 'co_borrower': {
+      if (!claimed.loanId) throw new Error(`${claimed.role} invitation ${claimed.id} has no loan`);
+      return joinLoan(tx, { loanId: claimed.loanId, userId, role: claimed.role, invitedBy: claimed.invitedBy });
     }
   }
 }
@@ -151,5 +166,5 @@ export async function acceptInvitation(
       data: { method: 'password, accepting an invitation' },
     });
   }
-  return { redirectTo: ROLE_HOME[claimed.role], twoFactorRequired: body?.twoFactorRedirect === true, signIn: response };
+  return { redirectTo: homeOf(claimed), twoFactorRequired: body?.twoFactorRedirect === true, signIn: response };
 }

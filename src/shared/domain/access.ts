@@ -17,6 +17,12 @@ export const ROUTE_ACCESS = [
   'team-member',
   /** An owner of the route's team, MFA enrolled. */
   'team-owner',
+  /**
+   * Someone with a role on the route's `:loanId` (its team's owners and
+   * assistants, its borrowers) that allows the route's `loanAction`
+   * (`decideLoanAccess`).
+   */
+  'loan',
 ] as const;
 export type RouteAccess = (typeof ROUTE_ACCESS)[number];
 
@@ -71,9 +77,11 @@ export function mustEnrolMfa(principal: SignedInPrincipal): boolean {
 export interface AccessTarget {
   /** The team a team-scoped route names. */
   teamId?: string;
+  /** The caller's role on the loan a loan-scoped route names (none when there is no such loan). */
+  loanRole?: LoanRole;
 }
 
-export function decideAccess(access: RouteAccess, principal: Principal, target: AccessTarget = {}): AccessDecision {
+export function decideAccess(access: RouteAccess, principal: Principal, target: AccessTarget = {}, loanAction?: LoanAction): AccessDecision {
   if (access === 'public') return 'allow';
   if (principal.kind !== 'user') return access === 'platform-admin' ? 'hidden' : 'unauthenticated';
   switch (access) {
@@ -92,6 +100,9 @@ export function decideAccess(access: RouteAccess, principal: Principal, target: 
       if (access === 'team-owner' && team.role !== 'owner') return 'hidden';
       return principal.mfaEnrolled ? 'allow' : 'mfa-required';
     }
+    case 'loan':
+      if (!loanAction) return 'hidden';
+      return decideLoanAccess(loanAction, target.loanRole ?? { kind: 'none' }, principal.mfaEnrolled);
   }
 }
 

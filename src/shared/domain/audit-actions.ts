@@ -17,6 +17,10 @@ export const AUDIT_ACTION_LABELS = {
   'team.branding_updated': 'Changed the branding',
   'member.role_changed': 'Changed a role',
   'member.removed': 'Removed a member',
+  'loan.created': 'Created a loan file',
+  'loan.deleted': 'Deleted a loan file',
+  'participant.invited': 'Invited a borrower to a loan',
+  'participant.removed': 'Removed a borrower from a loan',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];

@@ -9,9 +9,11 @@ export const LookupInvitationSchema = z.strictObject({ token: InvitationToken })
 
 export const InvitationSummarySchema = z.object({
   email: z.string(),
-  role: z.enum(['platform_admin', 'broker', 'assistant']),
-  /** The team an assistant is invited to join. */
+  role: z.enum(['platform_admin', 'broker', 'assistant', 'borrower', 'co_borrower']),
+  /** The team an assistant is invited to join, or whose loan a borrower is invited to follow. */
   teamName: z.string().nullable(),
+  /** For a borrower or co-borrower: the loan's property address. */
+  loanProperty: z.string().nullable(),
   expiresAt: z.string(),
   /** The address already has an account: accepting asks for its password instead of a new one. */
   hasAccount: z.boolean(),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { loan } from './loans';
 import { user } from './auth';
 import { team } from './teams';
 
@@ -11,7 +12,7 @@ export const platformAdmin = pgTable('platform_admin', {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
-export const INVITATION_ROLES = ['platform_admin', 'broker', 'assistant'] as const;
+export const INVITATION_ROLES = ['platform_admin', 'broker', 'assistant', 'borrower', 'co_borrower'] as const;
 export type InvitationRole = (typeof INVITATION_ROLES)[number];
 
 /**
@@ -26,6 +27,8 @@ export const invitation = pgTable(
     role: text({ enum: INVITATION_ROLES }).notNull(),
     /** The team an assistant joins; only team invitations have one. */
     teamId: uuid().references(() => team.id, { onDelete: 'cascade' }),
+    /** The loan a borrower or co-borrower joins (with its team, whose branding the mail carries). */
+    loanId: uuid().references((): AnyPgColumn => loan.id, { onDelete: 'cascade' }),
     tokenHash: text().notNull().unique('invitation_token_hash_key'),
     invitedBy: text().references(() => user.id, { onDelete: 'set null' }),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
@@ -38,8 +41,10 @@ export const invitation = pgTable(
   (t) => [
     index('invitation_email_idx').on(sql`lower(${t.email})`),
     index('invitation_team_id_idx').on(t.teamId),
-    check('invitation_role_check', sql`${t.role} in ('platform_admin', 'broker', 'assistant')`),
-    check('invitation_team_check', sql`(${t.role} = 'assistant') = (${t.teamId} is not null)`),
+    index('invitation_loan_id_idx').on(t.loanId),
+    check('invitation_role_check', sql`${t.role} in ('platform_admin', 'broker', 'assistant', 'borrower', 'co_borrower')`),
+    check('invitation_team_check', sql`(${t.role} in ('assistant', 'borrower', 'co_borrower')) = (${t.teamId} is not null)`),
+    check('invitation_loan_check', sql`(${t.role} in ('borrower', 'co_borrower')) = (${t.loanId} is not null)`),
   ],
 );
 

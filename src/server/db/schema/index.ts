@@ -5,3 +5,4 @@ export * from './accounts';
 export * from './throttle';
 export * from './teams';
 export * from './audit';
+export * from './loans';

@@ -1,6 +1,6 @@
 import { DEFAULT_ACCENT_COLOR } from '../../../shared/schemas/teams';
 import { sql } from 'drizzle-orm';
-import { check, customType, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, customType, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { TEAM_ROLES } from '../../../shared/domain/access';
 import { user } from './auth';
 
@@ -23,6 +23,9 @@ export const team = pgTable(
     logo: bytea(),
     logoType: text(),
     logoSha256: text(),
+    /** DSCR bands, in hundredths: Strong at or above 125 (1.25), Eligible at or above 100 (1.00). */
+    dscrStrongCenti: integer().notNull().default(125),
+    dscrEligibleCenti: integer().notNull().default(100),
     createdBy: text().references(() => user.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true })
@@ -32,6 +35,7 @@ export const team = pgTable(
   },
   (t) => [
     check('team_accent_color_check', sql`${t.accentColor} ~ '^#[0-9a-f]{6}$'`),
+    check('team_dscr_thresholds_check', sql`${t.dscrEligibleCenti} > 0 and ${t.dscrEligibleCenti} <= ${t.dscrStrongCenti}`),
     check('team_logo_check', sql`(${t.logo} is null) = (${t.logoType} is null) and (${t.logo} is null) = (${t.logoSha256} is null)`),
   ],
 );
@@ -48,6 +52,8 @@ export const teamMember = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
     role: text({ enum: TEAM_ROLES }).notNull(),
+    /** The member's work phone, shown to the borrowers of loans assigned to them. */
+    phone: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

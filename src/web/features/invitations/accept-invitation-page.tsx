@@ -36,6 +36,9 @@ const ROLE_TEXT: Record<InvitationSummary['role'], (invitation: InvitationSummar
   platform_admin: () => ' as a platform admin.',
   broker: () => ' as a mortgage broker.',
   assistant: (invitation) => ` to join ${invitation.teamName ?? 'a team'} as an assistant.`,
+  borrower: (invitation) => ` by ${invitation.teamName ?? 'your broker'} to follow your loan for ${invitation.loanProperty ?? 'your property'}.`,
+  co_borrower: (invitation) =>
+    ` by ${invitation.teamName ?? 'your broker'} to follow your loan for ${invitation.loanProperty ?? 'your property'} as a co-borrower.`,
 };
 
 /** The invitation link (/invite#<token>): set a name and password, or confirm an existing account's password. */

@@ -1,0 +1,53 @@
+import { and, eq } from 'drizzle-orm';
+import type { LoanParticipantRole } from '../../shared/domain/access';
+import { formatPropertyAddress } from '../../shared/domain/loan-fields';
+import type { Db } from '../db/client';
+import { activity, loan, loanParticipant, user } from '../db/schema';
+
+/**
+ * Grants a person one loan as borrower or co-borrower (accepting a loan
+ * invitation), with the shared activity row, in the caller's transaction.
+ * Accepting a second invitation to the same loan keeps the first role.
+ */
+export async function joinLoan(
+  tx: Db,
+  { loanId, userId, role, invitedBy }: { loanId: string; userId: string; role: LoanParticipantRole; invitedBy: string | null },
+) {
+  const inserted = await tx
+    .insert(loanParticipant)
+    .values({ loanId, userId, role, invitedBy })
+    .onConflictDoNothing()
+    .returning({ userId: loanParticipant.userId });
+  if (inserted.length === 0) return;
+  const [person] = await tx.select({ name: user.name }).from(user).where(eq(user.id, userId));
+  await tx.insert(activity).values({ loanId, actorId: userId, kind: 'participant.joined', visibility: 'shared', data: { name: person?.name ?? '', role } });
+  await tx.update(loan).set({ lastActivityAt: new Date() }).where(eq(loan.id, loanId));
+}
+
+/** The loans a person takes part in as a borrower or co-borrower. */
+export async function loansOfParticipant(db: Db, userId: string) {
+  return db.select({ loanId: loanParticipant.loanId, role: loanParticipant.role }).from(loanParticipant).where(eq(loanParticipant.userId, userId));
+}
+
+export async function isParticipant(db: Db, loanId: string, userId: string) {
+  const [row] = await db
+    .select({ userId: loanParticipant.userId })
+    .from(loanParticipant)
+    .where(and(eq(loanParticipant.loanId, loanId), eq(loanParticipant.userId, userId)));
+  return Boolean(row);
+}
+
+/** The loan's property address, for the invitation page. */
+export async function loanPropertyOf(db: Db, loanId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({
+      propertyStreet: loan.propertyStreet,
+      propertyUnit: loan.propertyUnit,
+      propertyCity: loan.propertyCity,
+      propertyState: loan.propertyState,
+      propertyZip: loan.propertyZip,
+    })
+    .from(loan)
+    .where(eq(loan.id, loanId));
+  return row ? formatPropertyAddress(row) : undefined;
+}

@@ -1,0 +1,108 @@
+import { daysInStage, loanProgress, STAGE_LABELS, type LoanStage } from '../../shared/domain/loan-stages';
+import { formatPropertyAddress, LOAN_PURPOSE_LABELS } from '../../shared/domain/loan-fields';
+import { CSV_ROWS_MAX, type ActivityView, type PipelinePage, type PipelineQuery, type PipelineRow } from '../../shared/schemas/loans';
+import { borrowerActivityData, isBorrowerActivityKind } from '../../shared/domain/borrower-view';
+import type { Db } from '../db/client';
+import type { LoanRow } from '../db/schema';
+import { csvFile, csvRow } from '../platform/http/csv';
+import * as q from './loans.queries';
+
+/** Today in UTC, unless the browser said what its today is. */
+const todayOf = (query: PipelineQuery, now: Date) => query.today ?? now.toISOString().slice(0, 10);
+
+function pipelineRow(
+  { loan, assigneeName, assigneeEmail }: { loan: LoanRow; assigneeName: string | null; assigneeEmail: string | null },
+  now: Date,
+): PipelineRow {
+  return {
+    id: loan.id,
+    borrowerName: loan.borrowerName,
+    borrowerEmail: loan.borrowerEmail,
+    entityName: loan.entityName,
+    property: formatPropertyAddress(loan),
+    propertyCity: loan.propertyCity,
+    propertyState: loan.propertyState,
+    loanAmountCents: loan.loanAmountCents,
+    purpose: loan.purpose,
+    stage: loan.stage,
+    progress: loanProgress(loan.stage, { leftFrom: loan.leftFromStage }),
+    outstandingDocuments: null,
+    daysInStage: daysInStage(loan.stageEnteredAt, now),
+    targetClosingDate: loan.targetClosingDate,
+    lastActivityAt: loan.lastActivityAt.toISOString(),
+    assignee: loan.assigneeId && assigneeName ? { id: loan.assigneeId, name: assigneeName, email: assigneeEmail ?? '' } : null,
+    lenderLoanNumber: loan.lenderLoanNumber,
+    archived: loan.archivedAt !== null,
+  };
+}
+
+/** One page of the team's pipeline in the asked view, with the loans per stage of that view. */
+export async function pipeline(db: Db, teamId: string, query: PipelineQuery, now = new Date()): Promise<PipelinePage> {
+  const { rows, counts } = await q.pipelinePage(db, teamId, query, todayOf(query, now));
+  const stageCounts: Partial<Record<LoanStage, number>> = {};
+  for (const { stage, n } of counts) stageCounts[stage] = Number(n);
+  const stages = query.stage && query.stage.length > 0 ? query.stage : (Object.keys(stageCounts) as LoanStage[]);
+  const total = stages.reduce((sum, stage) => sum + (stageCounts[stage] ?? 0), 0);
+  return { rows: rows.map((row) => pipelineRow(row, now)), total, page: query.page, size: query.size, stageCounts };
+}
+
+const CSV_HEADER = [
+  'Borrower',
+  'Borrower e-mail',
+  'Entity',
+  'Property',
+  'Purpose',
+  'Loan amount',
+  'Stage',
+  'Progress %',
+  'Days in stage',
+  'Target closing',
+  'Last activity (UTC)',
+  'Assignee',
+  'Lender loan number',
+];
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** The whole current view (every page, up to CSV_ROWS_MAX rows) as a formula-safe CSV. */
+export async function pipelineCsv(db: Db, teamId: string, query: PipelineQuery, now = new Date()): Promise<string> {
+  const rows = (await q.pipelineAll(db, teamId, query, todayOf(query, now), CSV_ROWS_MAX)).map((row) => pipelineRow(row, now));
+  return csvFile(
+    CSV_HEADER,
+    rows.map((r) =>
+      csvRow([
+        r.borrowerName,
+        r.borrowerEmail,
+        r.entityName,
+        r.property,
+        LOAN_PURPOSE_LABELS[r.purpose],
+        dollars(r.loanAmountCents),
+        STAGE_LABELS[r.stage],
+        r.progress,
+        r.daysInStage,
+        r.targetClosingDate,
+        r.lastActivityAt,
+        r.assignee?.name,
+        r.lenderLoanNumber,
+      ]),
+    ),
+  );
+}
+
+export const pipelineCsvFilename = (now: Date) => `pipeline-${now.toISOString().slice(0, 10)}.csv`;
+
+/** The loan's activity, newest first, a page at a time; borrowers get the shared rows only. */
+export async function loanActivity(db: Db, loanId: string, { sharedOnly, before }: { sharedOnly: boolean; before?: number }) {
+  const rows = await q.listActivity(db, loanId, { sharedOnly, ...(before ? { before } : {}) });
+  const page = rows.slice(0, q.ACTIVITY_PAGE_SIZE);
+  const visible = sharedOnly ? page.filter((row) => isBorrowerActivityKind(row.kind)) : page;
+  const items: ActivityView[] = visible.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    actor: row.actorId ? { id: row.actorId, name: row.actorName ?? '' } : null,
+    data: sharedOnly ? borrowerActivityData(row.kind, row.data) : row.data,
+    visibility: row.visibility,
+    at: row.at.toISOString(),
+  }));
+  return { items, nextBefore: rows.length > q.ACTIVITY_PAGE_SIZE ? (page.at(-1)?.id ?? null) : null };
+}

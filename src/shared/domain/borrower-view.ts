@@ -1,0 +1,105 @@
+import type { LoanDetail } from '../schemas/loans';
+import type { LoanParticipantRole } from './access';
+import type { LoanPurpose, PrepaymentKind, PropertyType, UsState } from './loan-fields';
+import type { LoanStage, MainStage } from './loan-stages';
+
+/**
+ * What a borrower or co-borrower may see of their loan: one projection,
+ * built field by field from an allow-list (never by deleting fields from the
+ * team's view, so a field added to the loan later stays hidden until it is
+ * added here on purpose). Left out: internal notes, the DSCR analysis and
+ * the team's thresholds, rents, taxes and insurance, value and LTV, the
+ * lender's loan number, the change history, notes on stage moves, who moved
+ * them, and any other person's contact details but the assignee's.
+ */
+export interface BorrowerLoanView {
+  id: string;
+  role: LoanParticipantRole;
+  team: { name: string; accentColor: string; logoUrl: string | null };
+  borrowerName: string;
+  entityName: string | null;
+  propertyStreet: string;
+  propertyUnit: string | null;
+  propertyCity: string;
+  propertyState: UsState;
+  propertyZip: string;
+  propertyType: PropertyType;
+  purpose: LoanPurpose;
+  loanAmountCents: number;
+  noteRatePercent: number;
+  termYears: number;
+  amortizationYears: number;
+  interestOnly: boolean;
+  interestOnlyMonths: number | null;
+  prepaymentKind: PrepaymentKind;
+  prepaymentYears: number | null;
+  targetClosingDate: string | null;
+  stage: LoanStage;
+  leftFromStage: MainStage | null;
+  stageEnteredAt: string;
+  daysInStage: number;
+  progress: number;
+  /** When the loan reached each stage (no notes, no names). */
+  stageHistory: { to: LoanStage; at: string }[];
+  /** The team's contact for this loan: the assignee. */
+  contact: { name: string; email: string; phone: string | null } | null;
+}
+
+export interface BorrowerViewSource {
+  loan: LoanDetail;
+  role: LoanParticipantRole;
+  team: { name: string; accentColor: string; logoUrl: string | null };
+  contact: { name: string; email: string; phone: string | null } | null;
+}
+
+export function toBorrowerLoanView({ loan, role, team, contact }: BorrowerViewSource): BorrowerLoanView {
+  return {
+    id: loan.id,
+    role,
+    team: { name: team.name, accentColor: team.accentColor, logoUrl: team.logoUrl },
+    borrowerName: loan.borrowerName,
+    entityName: loan.entityName,
+    propertyStreet: loan.propertyStreet,
+    propertyUnit: loan.propertyUnit,
+    propertyCity: loan.propertyCity,
+    propertyState: loan.propertyState,
+    propertyZip: loan.propertyZip,
+    propertyType: loan.propertyType,
+    purpose: loan.purpose,
+    loanAmountCents: loan.loanAmountCents,
+    noteRatePercent: loan.noteRatePercent,
+    termYears: loan.termYears,
+    amortizationYears: loan.amortizationYears,
+    interestOnly: loan.interestOnly,
+    interestOnlyMonths: loan.interestOnlyMonths,
+    prepaymentKind: loan.prepaymentKind,
+    prepaymentYears: loan.prepaymentYears,
+    targetClosingDate: loan.targetClosingDate,
+    stage: loan.stage,
+    leftFromStage: loan.leftFromStage,
+    stageEnteredAt: loan.stageEnteredAt,
+    daysInStage: loan.daysInStage,
+    progress: loan.progress,
+    stageHistory: loan.stageHistory.map((change) => ({ to: change.to, at: change.at })),
+    contact: contact ? { name: contact.name, email: contact.email, phone: contact.phone } : null,
+  };
+}
+
+/**
+ * The activity data a borrower may read, per kind (an allow-list again):
+ * stage moves without their notes, the loan's creation, people joining.
+ * Kinds not listed are internal and never reach a borrower at all.
+ */
+const SHARED_ACTIVITY_DATA: Readonly<Record<string, readonly string[]>> = {
+  'loan.created': ['stage'],
+  'stage.changed': ['from', 'to'],
+  'stage.reopened': ['from', 'to'],
+  'participant.joined': ['name', 'role'],
+};
+
+export const isBorrowerActivityKind = (kind: string) => Object.hasOwn(SHARED_ACTIVITY_DATA, kind);
+
+export function borrowerActivityData(kind: string, data: Record<string, unknown>): Record<string, unknown> {
+  const allowed = SHARED_ACTIVITY_DATA[kind] ?? [];
+  return Object.fromEntries(allowed.filter((key) => Object.hasOwn(data, key)).map((key) => [key, data[key]]));
+}
