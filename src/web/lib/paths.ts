@@ -9,10 +9,16 @@ export const paths = {
   home: '/',
   signIn: '/signin',
   joinWaitlist: '/join-waitlist',
+  dscrCalculator: '/dscr-calculator',
   invite: '/invite',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   app: '/app',
+  /** The team's pipeline (list and board); a borrower's /app is "My loans". */
+  loans: '/app/loans',
+  loanNew: '/app/loans/new',
+  loan: '/app/loans/:loanId',
+  loanHref: (loanId: string) => `/app/loans/${encodeURIComponent(loanId)}`,
   team: '/app/team',
   teamNew: '/app/team/new',
   teamBranding: '/app/team/branding',
@@ -43,6 +49,12 @@ export const publicPages = {
     path: paths.joinWaitlist,
     title: (brand: string) => `Join the Waitlist — ${brand}`,
     description: 'Be the first to know when the product launches. Get early access and exclusive updates.',
+  },
+  dscrCalculator: {
+    path: paths.dscrCalculator,
+    title: (brand: string) => `DSCR Calculator — ${brand}`,
+    description:
+      'Free DSCR calculator for investor loans: monthly P&I, PITIA and the debt-service coverage ratio with its band, the largest loan at your target DSCR and the rent it needs.',
   },
   notFound: {
     path: '/404',
