@@ -25,6 +25,7 @@ function pipelineRow(
     loanAmountCents: loan.loanAmountCents,
     purpose: loan.purpose,
     stage: loan.stage,
+    leftFromStage: loan.leftFromStage,
     progress: loanProgress(loan.stage, { leftFrom: loan.leftFromStage }),
     outstandingDocuments: null,
     daysInStage: daysInStage(loan.stageEnteredAt, now),

@@ -371,6 +371,8 @@ export interface PipelineRow {
   loanAmountCents: number;
   purpose: LoanPurpose;
   stage: LoanStage;
+  /** The main-line step an exited loan left from: where it reopens to. */
+  leftFromStage: MainStage | null;
   progress: number;
   /** Filled by the checklist; null until then. */
   outstandingDocuments: number | null;
