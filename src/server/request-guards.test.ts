@@ -5,16 +5,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { waitlistEntry } from './db/schema';
 import { setupApi } from '../test/api';
 import { backends } from '../test/databases';
-import { createCast } from '../test/factories';
+import { createCast, createLoan } from '../test/factories';
 import { rawRequest } from '../test/http';
 import { invitationTokenFor, PEOPLE_PASSWORD, type People } from '../test/people';
 
 const UNSAFE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** A route pattern made concrete: each `:param` a fresh id (or the caller's team), the catch-all an action. */
-const concrete = (url: string, teamId: string) =>
+const concrete = (url: string, teamId: string, loanId = randomUUID()) =>
   url
     .replace(':teamId', teamId)
+    .replace(':loanId', loanId)
     .replace(/:[A-Za-z]+/g, () => randomUUID())
     .replace('*', 'sign-out');
 
@@ -45,6 +46,18 @@ const FIELD_NAMES = [
   'role',
   'accentColor',
   'trustDevice',
+  // Loan files: a few fields of every kind (text, money, percent, enum, list, date), the stage move and the deletion.
+  'borrowerName',
+  'loanAmountCents',
+  'noteRatePercent',
+  'propertyType',
+  'unitRentsCents',
+  'targetClosingDate',
+  'version',
+  'from',
+  'to',
+  'note',
+  'confirmAddress',
 ];
 const nastyBody: fc.Arbitrary<string> = fc.oneof(
   fc.dictionary(fc.oneof(fc.constantFrom(...FIELD_NAMES), fc.string({ maxLength: 8 })), nastyValue, { maxKeys: 5 }).map((body) => JSON.stringify(body)),
@@ -60,8 +73,11 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
   let clients = 0;
   const nextClient = () => `10.9.${(++clients >> 8) & 255}.${clients & 255}`;
 
+  let loanA: string;
+
   beforeAll(async () => {
     people = await createCast(api, 'rg');
+    loanA = (await createLoan(api, people.teamA, people.ownerA)).id;
   });
 
   /**
@@ -84,7 +100,7 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
     const unsafe = api.app.routeAccessTable.filter((route) => UNSAFE_METHODS.includes(route.method));
     expect(unsafe.length).toBeGreaterThan(10);
     for (const route of unsafe) {
-      const path = concrete(route.url, people.teamA);
+      const path = concrete(route.url, people.teamA, loanA);
       for (const spelled of [path, encodedSpelling(path), path.replace('/api/', '/api/./')]) {
         const foreign: Record<string, string>[] = [{ origin: 'http://localhost:4444' }, { origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
         for (const headers of foreign) {
@@ -175,7 +191,7 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
     for (const route of withBody) {
       await fc.assert(
         fc.asyncProperty(nastyBody, async (body) => {
-          const path = concrete(route.url, people.teamA);
+          const path = concrete(route.url, people.teamA, loanA);
           const response = await api.app.inject({
             method: route.method as 'POST',
             url: path,
@@ -193,7 +209,23 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
   it('never answers 5xx to any query string on any GET route (property-based)', async () => {
     const reads = api.app.routeAccessTable.filter((route) => route.method === 'GET' && route.url.startsWith('/api'));
     const query = fc.dictionary(
-      fc.constantFrom('q', 'sort', 'dir', 'status', 'action', 'before', 'limit', 'disableCookieCache', 'x'),
+      fc.constantFrom(
+        'q',
+        'sort',
+        'dir',
+        'status',
+        'action',
+        'before',
+        'limit',
+        'disableCookieCache',
+        'stage',
+        'assignee',
+        'closing',
+        'page',
+        'size',
+        'today',
+        'x',
+      ),
       fc.string({ unit: 'binary', maxLength: 40 }),
       { maxKeys: 4 },
     );
@@ -201,7 +233,7 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
       await fc.assert(
         fc.asyncProperty(query, async (params) => {
           const search = new URLSearchParams(params).toString();
-          const path = `${concrete(route.url, people.teamA)}?${search}`;
+          const path = `${concrete(route.url, people.teamA, loanA)}?${search}`;
           const response = await api.app.inject({ method: 'GET', url: path, headers: cookieFor(route.url), remoteAddress: nextClient() });
           expect(response.statusCode, `${path} → ${response.body.slice(0, 300)}`).toBeLessThan(500);
         }),

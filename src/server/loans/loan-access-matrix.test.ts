@@ -1,0 +1,163 @@
+import { and, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decideAccess, type LoanRole, type Principal } from '../../shared/domain/access';
+import type { LoanView } from '../../shared/schemas/loans';
+import { setupApi } from '../../test/api';
+import { backends } from '../../test/databases';
+import { addBorrower, createLoan, type Person } from '../../test/factories';
+import { createPeople, type People } from '../../test/people';
+import { loanParticipant } from '../db/schema';
+
+/**
+ * The loan half of the role × endpoint matrix: every loan route the app has
+ * (read from its own route table, so a new route is in the matrix the day it
+ * is added) × ten callers, each cell compared with the shared access table.
+ * Team people come through the real sign-up flows (createPeople); borrowers
+ * join through `joinLoan`, the function accepting a loan invitation runs.
+ */
+type Who = 'anonymous' | 'admin' | 'ownerA' | 'assistantA' | 'ownerB' | 'borrowerA1' | 'coBorrowerA1' | 'borrowerA2' | 'borrowerB1' | 'removedA1';
+
+const WHOS: Who[] = ['anonymous', 'admin', 'ownerA', 'assistantA', 'ownerB', 'borrowerA1', 'coBorrowerA1', 'borrowerA2', 'borrowerB1', 'removedA1'];
+
+describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
+  const api = setupApi(backend);
+  let people: People;
+  let a1: string;
+  let a2: string;
+  let b1: string;
+  const borrowers: Partial<Record<Who, Person>> = {};
+
+  beforeAll(async () => {
+    people = await createPeople(api.app, api.db, api.config);
+    const ownerA = { ...people.ownerA, name: 'Owner A', password: '' };
+    const ownerB = { ...people.ownerB, name: 'Owner B', password: '' };
+    a1 = (await createLoan(api, people.teamA, ownerA, { borrowerName: 'A1 Borrower' })).id;
+    a2 = (await createLoan(api, people.teamA, ownerA, { borrowerName: 'A2 Borrower' })).id;
+    b1 = (await createLoan(api, people.teamB, ownerB, { borrowerName: 'B1 Borrower' })).id;
+    borrowers.borrowerA1 = await addBorrower(api, a1);
+    borrowers.coBorrowerA1 = await addBorrower(api, a1, { role: 'co_borrower' });
+    borrowers.borrowerA2 = await addBorrower(api, a2);
+    borrowers.borrowerB1 = await addBorrower(api, b1);
+    const removed = await addBorrower(api, a1);
+    await api.db.delete(loanParticipant).where(and(eq(loanParticipant.loanId, a1), eq(loanParticipant.userId, removed.userId)));
+    borrowers.removedA1 = removed;
+  }, 90_000);
+
+  const person = (who: Exclude<Who, 'anonymous'>) => borrowers[who] ?? people[who as keyof People & Who];
+  const cookieOf = (who: Who) => (who === 'anonymous' ? '' : (person(who) as Person).cookie);
+
+  /** Who each caller is, and their role on loan A1, written out by hand. */
+  const principalOf = (who: Who): Principal => {
+    if (who === 'anonymous') return { kind: 'anonymous' };
+    const { userId, email } = person(who) as Person;
+    const base = { kind: 'user' as const, userId, email, name: who, platformAdmin: false, broker: false, mfaEnrolled: false, team: null };
+    switch (who) {
+      case 'admin':
+        return { ...base, platformAdmin: true, mfaEnrolled: true };
+      case 'ownerA':
+        return { ...base, broker: true, mfaEnrolled: true, team: { id: people.teamA, role: 'owner' } };
+      case 'assistantA':
+        return { ...base, mfaEnrolled: true, team: { id: people.teamA, role: 'assistant' } };
+      case 'ownerB':
+        return { ...base, broker: true, mfaEnrolled: true, team: { id: people.teamB, role: 'owner' } };
+      default:
+        return base;
+    }
+  };
+  const roleOnA1: Record<Who, LoanRole> = {
+    anonymous: { kind: 'none' },
+    admin: { kind: 'none' },
+    ownerA: { kind: 'team', role: 'owner' },
+    assistantA: { kind: 'team', role: 'assistant' },
+    ownerB: { kind: 'none' },
+    borrowerA1: { kind: 'participant', role: 'borrower' },
+    coBorrowerA1: { kind: 'participant', role: 'co_borrower' },
+    borrowerA2: { kind: 'none' },
+    borrowerB1: { kind: 'none' },
+    removedA1: { kind: 'none' },
+  };
+
+  const loanRoutes = () =>
+    api.app.routeAccessTable.filter((r) => r.url.includes(':loanId') || r.url.startsWith('/api/teams/:teamId/loans')).filter((r) => r.url.startsWith('/api'));
+
+  /** A concrete URL aimed at loan A1 of team A; other ids are ones that exist nowhere (or the caller themself). */
+  const concrete = (url: string) =>
+    url
+      .replace(':loanId', a1)
+      .replace(':teamId', people.teamA)
+      .replace(':userId', people.ownerA.userId)
+      .replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
+
+  it('covers every loan route with the loan action it declares', () => {
+    const routes = loanRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(10);
+    for (const route of routes.filter((r) => r.url.includes(':loanId'))) {
+      expect(route.access, `${route.method} ${route.url}`).toBe('loan');
+      expect(route.loanAction, `${route.method} ${route.url}`).toBeDefined();
+    }
+  });
+
+  it('answers each cell as the shared table decides, with nothing of a hidden loan leaking', async () => {
+    const hiddenBody = (await api.as().get('/api/__no_such_route__')).json();
+    const cells: string[] = [];
+    // Safe methods first; the one destructive call an owner may make with an empty body (archive) is undone by restore.
+    const routes = [...loanRoutes()].sort((x, y) => Number(x.method !== 'GET') - Number(y.method !== 'GET'));
+    for (const route of routes) {
+      for (const who of WHOS) {
+        const response = await api.app.inject({
+          method: route.method as 'GET',
+          url: concrete(route.url),
+          headers: cookieOf(who) ? { cookie: cookieOf(who) } : {},
+          ...(['POST', 'PATCH', 'PUT', 'DELETE'].includes(route.method) ? { payload: {} } : {}),
+        });
+        const target = route.url.includes(':loanId') ? { loanRole: roleOnA1[who] } : { teamId: people.teamA };
+        const decision = decideAccess(route.access, principalOf(who), target, route.loanAction);
+        const cell = `${route.method} ${route.url} as ${who}`;
+        cells.push(`${cell}: ${decision}`);
+        if (decision === 'unauthenticated' || decision === 'mfa-required') {
+          expect(response.statusCode, cell).toBe(401);
+        } else if (decision === 'hidden') {
+          expect(response.statusCode, cell).toBe(404);
+          expect({ ...response.json(), instance: undefined, detail: undefined }, cell).toEqual({ ...hiddenBody, instance: undefined, detail: undefined });
+          expect(response.body, cell).not.toContain('A1 Borrower');
+        } else {
+          expect(response.statusCode, cell).not.toBe(401);
+          expect(response.statusCode, cell).toBeLessThan(500);
+          if (response.statusCode === 404) expect(response.json().detail, cell).not.toMatch(/^No API route/);
+        }
+      }
+    }
+    expect(cells.length).toBe(routes.length * WHOS.length);
+    for (const decision of ['allow', 'unauthenticated', 'hidden'])
+      expect(
+        cells.some((c) => c.endsWith(decision)),
+        decision,
+      ).toBe(true);
+    // Borrowers are allowed somewhere (their loan's view) and hidden elsewhere.
+    expect(cells).toContain(`GET /api/loans/:loanId as borrowerA1: allow`);
+    expect(cells).toContain(`PATCH /api/loans/:loanId as borrowerA1: hidden`);
+  }, 120_000);
+
+  it('gives each caller the view their role allows', async () => {
+    const view = async (who: Who) => (await api.as(cookieOf(who)).get(`/api/loans/${a1}`)).json<LoanView>();
+    expect((await view('ownerA')).viewer).toBe('team');
+    expect((await view('assistantA')).viewer).toBe('team');
+    expect((await view('borrowerA1')).viewer).toBe('borrower');
+    expect((await view('coBorrowerA1')).viewer).toBe('borrower');
+    // Concurrent requests from every caller at once get the same answers as one at a time.
+    const answers = await Promise.all(WHOS.flatMap((who) => Array.from({ length: 3 }, () => api.as(cookieOf(who)).get(`/api/loans/${a1}`))));
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes).toEqual(
+      WHOS.flatMap((who) => Array(3).fill(['ownerA', 'assistantA', 'borrowerA1', 'coBorrowerA1'].includes(who) ? 200 : who === 'anonymous' ? 401 : 404)),
+    );
+  });
+
+  it('answers every loan route spelled another way exactly as the canonical one', async () => {
+    const { cookie } = borrowers.borrowerA2 as Person;
+    for (const url of [`/api/loans/${a1}`, `/%61pi/loans/${a1}`, `/api/./loans/${a1}`, `/api/loans/${a1.toUpperCase()}`, `/api//loans/${a1}`]) {
+      const response = await api.as(cookie).get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('A1 Borrower');
+    }
+  });
+});
