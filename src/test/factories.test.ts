@@ -115,7 +115,14 @@ describe.each(backends)('test factories on %s', (backend) => {
     expect(name).toBe('Factory Lending');
     const asOwner = await api.as(owner).get(`/api/teams/${teamId}`);
     expect(asOwner.statusCode, asOwner.body).toBe(200);
-    expect(asOwner.json()).toEqual({ id: teamId, name: 'Factory Lending', accentColor: '#1d4ed8', logoUrl: null, role: 'owner' });
+    expect(asOwner.json()).toEqual({
+      id: teamId,
+      name: 'Factory Lending',
+      accentColor: '#1d4ed8',
+      logoUrl: null,
+      role: 'owner',
+      dscrThresholds: { strong: 1.25, eligible: 1 },
+    });
     expect(await meOf(owner)).toMatchObject({ broker: true, mfaEnrolled: true, team: { id: teamId, role: 'owner' } });
     // A broker owns one team: founding another is refused.
     expect((await api.as(owner).post('/api/teams', { name: 'Second' })).statusCode).toBe(409);

@@ -16,6 +16,8 @@ export const teamColumns = {
   name: team.name,
   accentColor: team.accentColor,
   logoSha256: team.logoSha256,
+  dscrStrongCenti: team.dscrStrongCenti,
+  dscrEligibleCenti: team.dscrEligibleCenti,
   createdAt: team.createdAt,
 };
 export type TeamSummary = Pick<Team, keyof typeof teamColumns>;

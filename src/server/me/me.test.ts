@@ -42,7 +42,14 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
     api.db.select({ id: session.id, expiresAt: session.expiresAt }).from(session).innerJoin(user, eq(user.id, session.userId)).where(eq(user.email, email));
 
   it('describes each kind of person', async () => {
-    const team = (id: string, name: string, role: 'owner' | 'assistant') => ({ id, name, accentColor: '#1d4ed8', logoUrl: null, role });
+    const team = (id: string, name: string, role: 'owner' | 'assistant') => ({
+      id,
+      name,
+      accentColor: '#1d4ed8',
+      logoUrl: null,
+      role,
+      dscrThresholds: { strong: 1.25, eligible: 1 },
+    });
     const expected: Record<keyof Omit<People, 'teamA' | 'teamB'>, Omit<Me, 'user' | 'sessionExpiresAt'> & { name: string }> = {
       admin: { name: 'admin', platformAdmin: true, broker: false, mfaEnrolled: true, mustEnrolMfa: false, team: null },
       newAdmin: { name: 'new-admin', platformAdmin: true, broker: false, mfaEnrolled: false, mustEnrolMfa: true, team: null },

@@ -10,4 +10,5 @@ export const teamView = (team: TeamSummary, role: TeamRole): TeamView => ({
   accentColor: team.accentColor,
   logoUrl: logoPath(team.id, team.logoSha256),
   role,
+  dscrThresholds: { strong: team.dscrStrongCenti / 100, eligible: team.dscrEligibleCenti / 100 },
 });

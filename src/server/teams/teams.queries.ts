@@ -10,9 +10,24 @@ export async function insertTeam(db: Db, values: { name: string; createdBy: stri
   return row;
 }
 
-export async function updateTeam(db: Db, teamId: string, values: { name?: string; accentColor?: string }): Promise<TeamSummary> {
+export async function updateTeam(
+  db: Db,
+  teamId: string,
+  values: { name?: string; accentColor?: string; dscrStrongCenti?: number; dscrEligibleCenti?: number },
+): Promise<TeamSummary> {
   const [row] = await db.update(team).set(values).where(eq(team.id, teamId)).returning(teamColumns);
   if (!row) throw new Error(`updateTeam: no team ${teamId}`);
+  return row;
+}
+
+/** The team's DSCR thresholds, its row locked until the transaction ends. */
+export async function lockTeamThresholds(db: Db, teamId: string) {
+  const [row] = await db
+    .select({ dscrStrongCenti: team.dscrStrongCenti, dscrEligibleCenti: team.dscrEligibleCenti })
+    .from(team)
+    .where(eq(team.id, teamId))
+    .for('update');
+  if (!row) throw new Error(`lockTeamThresholds: no team ${teamId}`);
   return row;
 }
 

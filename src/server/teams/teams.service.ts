@@ -1,6 +1,7 @@
+import type { z } from 'zod';
 import type { SignedInPrincipal, TeamRole } from '../../shared/domain/access';
 import { AppError, invalidField } from '../../shared/errors';
-import { LOGO_MAX_BYTES, type CreateTeam, type TeamMembers, type TeamView } from '../../shared/schemas/teams';
+import { LOGO_MAX_BYTES, type CreateTeam, type TeamMembers, type TeamView, type UpdateTeamSchema } from '../../shared/schemas/teams';
 import { recordAudit, type AuditEntry } from '../audit/audit';
 import type { Db } from '../db/client';
 import { createInvitationIn } from '../accounts/invitations';
@@ -17,6 +18,7 @@ export interface TeamDeps {
 }
 
 type Origin = AuditEntry['origin'];
+type UpdateTeamInput = z.output<typeof UpdateTeamSchema>;
 
 const actorOf = (principal: SignedInPrincipal) => ({ id: principal.userId, email: principal.email });
 
@@ -45,20 +47,29 @@ export async function getTeam(deps: TeamDeps, principal: SignedInPrincipal, team
   return teamView(found, principal.team?.role ?? 'assistant');
 }
 
-export async function updateBranding(
-  deps: TeamDeps,
-  principal: SignedInPrincipal,
-  teamId: string,
-  input: { name?: string | undefined; accentColor?: string | undefined },
-  origin: Origin,
-): Promise<TeamView> {
+export async function updateBranding(deps: TeamDeps, principal: SignedInPrincipal, teamId: string, input: UpdateTeamInput, origin: Origin): Promise<TeamView> {
   return deps.db.transaction(async (tx) => {
     const values = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.accentColor !== undefined ? { accentColor: input.accentColor } : {}),
+      ...(input.dscrStrong !== undefined ? { dscrStrongCenti: Math.round(input.dscrStrong * 100) } : {}),
+      ...(input.dscrEligible !== undefined ? { dscrEligibleCenti: Math.round(input.dscrEligible * 100) } : {}),
     };
+    if (values.dscrStrongCenti !== undefined || values.dscrEligibleCenti !== undefined) {
+      // One threshold may change alone: checked against the stored other, with the row locked so two owners cannot cross them.
+      const stored = await q.lockTeamThresholds(tx, teamId);
+      const strong = values.dscrStrongCenti ?? stored.dscrStrongCenti;
+      const eligible = values.dscrEligibleCenti ?? stored.dscrEligibleCenti;
+      if (eligible > strong) throw invalidField('dscrEligible', `Eligible can’t be above Strong (${(strong / 100).toFixed(2)})`);
+    }
     const updated = await q.updateTeam(tx, teamId, values);
-    await recordAudit(tx, { action: 'team.branding_updated', actor: actorOf(principal), teamId, origin, data: values });
+    const { dscrStrongCenti, dscrEligibleCenti, ...branding } = values;
+    const data = {
+      ...branding,
+      ...(dscrStrongCenti !== undefined ? { dscrStrong: dscrStrongCenti / 100 } : {}),
+      ...(dscrEligibleCenti !== undefined ? { dscrEligible: dscrEligibleCenti / 100 } : {}),
+    };
+    await recordAudit(tx, { action: 'team.branding_updated', actor: actorOf(principal), teamId, origin, data });
     return teamView(updated, 'owner');
   });
 }

@@ -11,7 +11,7 @@ import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { setupApi, type Caller, type Who } from '../../test/api';
 import { backends } from '../../test/databases';
-import { createAccount, createBroker, createCast, enrolAuthenticator } from '../../test/factories';
+import { createAccount, createBroker, createCast, enrolAuthenticator, sampleLoan } from '../../test/factories';
 import { gifBytes, jpegBytes, pngOfSize, svgBytes, tinyPng, webpBytes } from '../../test/fixtures/images';
 import { cookieFrom } from '../../test/http';
 import { enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../../test/people';
@@ -90,7 +90,14 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       const created = await api.as(enrolled).post('/api/teams', { name: ' Founders Capital ' });
       expect(created.statusCode, created.body).toBe(201);
       const view = created.json() as TeamView;
-      expect(view).toEqual({ id: expect.any(String), name: 'Founders Capital', accentColor: '#1d4ed8', logoUrl: null, role: 'owner' });
+      expect(view).toEqual({
+        id: expect.any(String),
+        name: 'Founders Capital',
+        accentColor: '#1d4ed8',
+        logoUrl: null,
+        role: 'owner',
+        dscrThresholds: { strong: 1.25, eligible: 1 },
+      });
       expect((await meOf(enrolled.cookie)).team).toEqual(view);
       expect((await membersOf(enrolled.cookie, view.id)).members).toEqual([
         { userId, name: 'Fran Founder', email: 'founder@teams.test', role: 'owner', mfaEnrolled: true, joinedAt: expect.any(String) },
@@ -122,7 +129,14 @@ describe.each(backends)('teams and their members on %s', (backend) => {
     it('renames the team and sets its accent colour, lower-cased', async () => {
       const updated = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { name: '  Harbor Lending ', accentColor: '#0F766E' });
       expect(updated.statusCode, updated.body).toBe(200);
-      expect(updated.json()).toEqual({ id: people.teamA, name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null, role: 'owner' });
+      expect(updated.json()).toEqual({
+        id: people.teamA,
+        name: 'Harbor Lending',
+        accentColor: '#0f766e',
+        logoUrl: null,
+        role: 'owner',
+        dscrThresholds: { strong: 1.25, eligible: 1 },
+      });
       // Every member sees it at once, in their own role.
       expect(await teamOf(people.assistantA.cookie, people.teamA)).toEqual({
         id: people.teamA,
@@ -130,6 +144,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         accentColor: '#0f766e',
         logoUrl: null,
         role: 'assistant',
+        dscrThresholds: { strong: 1.25, eligible: 1 },
       });
       // One field at a time works too.
       expect((await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor: '#0e7490' })).json()).toMatchObject({
@@ -152,11 +167,50 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(long.json().errors).toEqual([{ field: 'name', message: 'Team name must be at most 80 characters' }]);
       const empty = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, {});
       expect(empty.statusCode).toBe(400);
-      expect(empty.json().errors).toEqual([{ field: '(body)', message: 'Send a name or an accent colour' }]);
+      expect(empty.json().errors).toEqual([{ field: '(body)', message: 'Send a name, an accent colour or DSCR thresholds' }]);
       const unknown = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { logoUrl: 'https://evil.example/x.png' });
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json().errors).toContainEqual({ field: 'logoUrl', message: 'Unknown field' });
       expect(await teamOf(people.ownerA.cookie, people.teamA)).toMatchObject({ name: 'Harbor Lending', accentColor: '#0f766e', logoUrl: null });
+    });
+
+    it('lets the owner set the DSCR bands, one or both, checked like the loan thresholds; loans are judged against them', async () => {
+      const patch = (body: unknown, who = people.ownerA) => api.as(who).patch(`/api/teams/${people.teamA}`, body);
+      const both = await patch({ dscrStrong: 1.3, dscrEligible: 1.05 });
+      expect(both.statusCode, both.body).toBe(200);
+      expect(both.json().dscrThresholds).toEqual({ strong: 1.3, eligible: 1.05 });
+      expect((await teamOf(people.assistantA.cookie, people.teamA)).dscrThresholds).toEqual({ strong: 1.3, eligible: 1.05 });
+      expect((await meOf(people.assistantA.cookie)).team?.dscrThresholds).toEqual({ strong: 1.3, eligible: 1.05 });
+
+      // One alone is checked against the stored other.
+      const above = await patch({ dscrEligible: 1.4 });
+      expect(above.statusCode).toBe(400);
+      expect(above.json().errors).toEqual([{ field: 'dscrEligible', message: 'Eligible can’t be above Strong (1.30)' }]);
+      const crossed = await patch({ dscrStrong: 1.1, dscrEligible: 1.2 });
+      expect(crossed.json().errors).toEqual([{ field: 'dscrEligible', message: 'Eligible can’t be above Strong' }]);
+      for (const [body, field, message] of [
+        [{ dscrStrong: 3.5 }, 'dscrStrong', 'Strong threshold must be at most 3.00'],
+        [{ dscrEligible: 0.2 }, 'dscrEligible', 'Eligible threshold must be at least 0.50'],
+        [{ dscrStrong: 1.255 }, 'dscrStrong', 'Strong threshold takes at most 2 decimals'],
+        [{ dscrStrong: '1.25' }, 'dscrStrong', 'Strong threshold must be a number'],
+      ] as const) {
+        const response = await patch(body);
+        expect(response.statusCode, JSON.stringify(body)).toBe(400);
+        expect(response.json().errors, JSON.stringify(body)).toEqual([{ field, message }]);
+      }
+      // Assistants may not.
+      expect((await patch({ dscrStrong: 2 }, people.assistantA)).statusCode).toBe(404);
+
+      const lowered = await patch({ dscrStrong: 1.2 });
+      expect(lowered.json().dscrThresholds).toEqual({ strong: 1.2, eligible: 1.05 });
+      const audit = await api.as(people.ownerA).get(`/api/teams/${people.teamA}/audit`);
+      expect(JSON.stringify(audit.json())).toContain('"dscrStrong":1.2');
+
+      // A loan of the team is judged against the new bands.
+      const loan = await api.as(people.ownerA).post(`/api/teams/${people.teamA}/loans`, sampleLoan());
+      expect(loan.statusCode, loan.body).toBe(201);
+      expect(loan.json().thresholds).toEqual({ strong: 1.2, eligible: 1.05 });
+      expect((await patch({ dscrStrong: 1.25, dscrEligible: 1 })).statusCode).toBe(200);
     });
 
     it('takes a logo as the raw image body, whose bytes decide its type, and serves it publicly for good', async () => {

@@ -25,12 +25,34 @@ const Email = text('Email')
   .max(254, { error: 'Email must be at most 254 characters' })
   .pipe(z.email({ error: 'Enter a valid email address' }));
 
+/** A DSCR band threshold, with DscrThresholdsSchema's bounds (0.50–3.00, 2 decimals). */
+const DscrThreshold = (label: string) =>
+  z
+    .number({ error: `${label} threshold must be a number` })
+    .min(0.5, { error: `${label} threshold must be at least 0.50` })
+    .max(3, { error: `${label} threshold must be at most 3.00` })
+    .multipleOf(0.01, { error: `${label} threshold takes at most 2 decimals` });
+
 export const CreateTeamSchema = z.strictObject({ name: TeamName });
 export type CreateTeam = z.infer<typeof CreateTeamSchema>;
 
+/**
+ * PATCH /api/teams/:teamId (owners): the name, the accent colour, and the
+ * DSCR bands' thresholds (inclusive, to 2 decimals), checked like
+ * DscrThresholdsSchema against each other once merged with the stored ones.
+ */
 export const UpdateTeamSchema = z
-  .strictObject({ name: TeamName.optional(), accentColor: AccentColor.optional() })
-  .refine((value) => value.name !== undefined || value.accentColor !== undefined, { error: 'Send a name or an accent colour' });
+  .strictObject({
+    name: TeamName.optional(),
+    accentColor: AccentColor.optional(),
+    dscrStrong: DscrThreshold('Strong').optional(),
+    dscrEligible: DscrThreshold('Eligible').optional(),
+  })
+  .refine((value) => Object.values(value).some((field) => field !== undefined), { error: 'Send a name, an accent colour or DSCR thresholds' })
+  .refine((value) => value.dscrStrong === undefined || value.dscrEligible === undefined || value.dscrEligible <= value.dscrStrong, {
+    error: 'Eligible can’t be above Strong',
+    path: ['dscrEligible'],
+  });
 export type UpdateTeam = z.input<typeof UpdateTeamSchema>;
 
 export const TeamRoleSchema = z.enum(TEAM_ROLES, { error: 'Use owner or assistant' });
@@ -42,6 +64,8 @@ export const TeamSchema = z.object({
   accentColor: z.string(),
   logoUrl: z.string().nullable(),
   role: TeamRoleSchema,
+  /** The DSCR bands (inclusive): Strong at ≥ strong, Eligible at ≥ eligible, No-ratio below. */
+  dscrThresholds: z.object({ strong: z.number(), eligible: z.number() }),
 });
 export type TeamView = z.infer<typeof TeamSchema>;
 
