@@ -5,6 +5,9 @@ import { embeddedDatabaseHolder } from './db/embedded-lock';
 import { createInvitation } from './accounts/invitations';
 import { publicUrlForCli } from './last-run';
 import { countJobsByStatus, retryDeadJobs } from './platform/jobs/outbox';
+import { createAuth } from './auth/auth';
+import { resolveAuthSecret } from './auth/secret';
+import { DEMO_EMAIL_DOMAIN, DEMO_LOANS_DEFAULT, DemoSeedRefused, describeDemo, seedDemo } from './demo/seed-demo';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -13,6 +16,12 @@ Commands:
   migrate               apply database migrations (the server also does this at start)
   jobs                  count background jobs by status (pending, running, done, dead)
   retry-dead-jobs       put every dead job back in the queue with fresh attempts
+  seed-demo [--loans N] [--force] [--json]
+                        make the demo team "Harbor Lending": an owner and an assistant (sign-in and
+                        authenticator key printed), three borrowers, and N made-up loans (default ${DEMO_LOANS_DEFAULT})
+                        across every stage. Its people have @${DEMO_EMAIL_DOMAIN} addresses; running it again
+                        resets the demo. Refuses a database with other teams unless --force. --json prints
+                        the sign-ins as JSON.
   help                  show this text
 
 With the embedded database (no DATABASE_URL), stop the server first: one process at a time may open it.`;
@@ -23,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs'].includes(command)) {
+  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo'].includes(command)) {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 64; // EX_USAGE
   }
@@ -46,6 +55,11 @@ async function main(argv: string[]): Promise<number> {
     }
     adminEmail = parsed.data.email;
   }
+  const seed = command === 'seed-demo' ? seedOptions(argv.slice(1)) : null;
+  if (seed && 'error' in seed) {
+    console.error(`${seed.error}\n\n${USAGE}`);
+    return 64;
+  }
   const database = await openDatabase(target);
   try {
     await database.migrate();
@@ -59,6 +73,27 @@ async function main(argv: string[]): Promise<number> {
       console.log(`Platform-admin invitation for ${invitation.email} (works once, expires ${invitation.expiresAt.toUTCString()}):\n\n  ${link}\n`);
       console.log(`The invitation e-mail is queued; the server sends it when it runs (embedded: into ${config.dataDir}/mail).`);
     }
+    if (seed) {
+      const auth = createAuth({
+        db: database.db,
+        secret: await resolveAuthSecret(config, { warn: (_details, message) => console.error(message) }),
+        publicUrl: config.publicUrl,
+        brandName: config.publicConfig.brandName,
+      });
+      try {
+        const result = await seedDemo({ db: database.db, auth, brandName: config.publicConfig.brandName }, seed);
+        const { publicUrl, note } = publicUrlForCli(config);
+        if (seed.json) console.log(JSON.stringify({ ...result, signInUrl: `${publicUrl}/signin` }, null, 2));
+        else {
+          if (note) console.error(note);
+          console.log(describeDemo(result, `${publicUrl}/signin`));
+        }
+      } catch (error) {
+        if (!(error instanceof DemoSeedRefused)) throw error;
+        console.error(error.message);
+        return 65; // EX_DATAERR
+      }
+    }
     if (command === 'migrate') console.log('Migrations applied.');
     if (command === 'jobs') console.table(await countJobsByStatus(database.db));
     if (command === 'retry-dead-jobs') console.log(`${await retryDeadJobs(database.db)} dead job(s) queued again; a running server sends them within seconds.`);
@@ -66,6 +101,22 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+/** seed-demo's flags: --loans N, --force, --json. */
+function seedOptions(args: string[]): { loans: number; force: boolean; json: boolean } | { error: string } {
+  const options = { loans: DEMO_LOANS_DEFAULT, force: false, json: false };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--force') options.force = true;
+    else if (arg === '--json') options.json = true;
+    else if (arg === '--loans' || arg?.startsWith('--loans=')) {
+      const value = arg === '--loans' ? args[++i] : arg.slice('--loans='.length);
+      if (!value || !/^\d+$/.test(value)) return { error: '--loans takes a whole number, e.g. --loans 10000' };
+      options.loans = Number(value);
+    } else return { error: `seed-demo does not know "${arg}"` };
+  }
+  return options;
 }
 
 main(process.argv.slice(2)).then(

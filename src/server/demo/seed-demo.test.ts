@@ -1,0 +1,139 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LOAN_STAGES, MAIN_STAGES } from '../../shared/domain/loan-stages';
+import { WholeLoanSchema, type LoanView, type PipelinePage } from '../../shared/schemas/loans';
+import { setupApi } from '../../test/api';
+import { backends } from '../../test/databases';
+import { createTeamWithOwner } from '../../test/factories';
+import { signIn, signInWithTotp } from '../../test/people';
+import { activity, loan, loanParticipant, stageChange, team, user } from '../db/schema';
+import { loanInputOf } from '../loans/loan-record';
+import { demoLoan, prng } from './demo-loans';
+import { DEMO_EMAIL_DOMAIN, DEMO_SEED, DemoSeedRefused, seedDemo, type DemoSeedResult } from './seed-demo';
+
+describe('the demo book', () => {
+  it('is the same on every run (seeded), for the same day', () => {
+    const now = new Date('2026-03-10T15:00:00Z');
+    const people = { now, owner: { userId: 'o', name: 'Owner' }, assistant: { userId: 'a', name: 'Assistant' } };
+    const book = () => {
+      const rng = prng(DEMO_SEED);
+      return Array.from({ length: 50 }, (_, i) => demoLoan(rng, i, people));
+    };
+    expect(JSON.stringify(book())).toBe(JSON.stringify(book()));
+  });
+});
+
+describe.each(backends)('seed-demo on %s', (backend) => {
+  const api = setupApi(backend);
+  const now = new Date();
+  let seeded: DemoSeedResult;
+  const seed = (options: Parameters<typeof seedDemo>[1] = {}) => seedDemo({ db: api.db, auth: api.app.auth, brandName: 'Coverly' }, { now, ...options });
+
+  beforeAll(async () => {
+    seeded = await seed();
+  });
+
+  it('makes the demo team with an owner, an assistant and three borrowers, all at the demo domain', async () => {
+    expect(seeded).toMatchObject({ teamName: 'Harbor Lending', loans: 40, replaced: false });
+    expect(seeded.owner).toMatchObject({ role: 'owner', name: 'Jordan Hayes', email: `jordan.hayes@${DEMO_EMAIL_DOMAIN}` });
+    expect(seeded.assistant).toMatchObject({ role: 'assistant', email: `sam.ortiz@${DEMO_EMAIL_DOMAIN}` });
+    expect(seeded.owner.otpauthUri).toMatch(new RegExp(`^otpauth://totp/Coverly%3A.+\\?secret=${seeded.owner.totpSecret}&issuer=Coverly`));
+    expect(seeded.borrowers.map((b) => b.name)).toEqual(['Marcus Reed', 'Elena Reed', 'Priya Shah']);
+    expect(seeded.borrowers.flatMap((b) => b.loans)).toHaveLength(4);
+    const people = await api.db.select({ email: user.email }).from(user);
+    expect(people.map((p) => p.email).sort()).toEqual([seeded.owner, seeded.assistant, ...seeded.borrowers].map((p) => p.email).sort());
+  });
+
+  it('makes 40 loans, valid per the shared schema, across every stage, with history and activity that match their stage', async () => {
+    const rows = await api.db.select().from(loan).where(eq(loan.teamId, seeded.teamId));
+    expect(rows).toHaveLength(40);
+    for (const row of rows) expect(WholeLoanSchema.safeParse(loanInputOf(row)).error?.issues ?? []).toEqual([]);
+    expect(new Set(rows.map((r) => r.stage))).toEqual(new Set(LOAN_STAGES));
+    expect(new Set(rows.map((r) => r.propertyType))).toEqual(new Set(['single_family', 'two_to_four', 'five_plus', 'condo', 'short_term_rental']));
+    expect(rows.filter((r) => r.archivedAt)).toHaveLength(2);
+    expect(new Set(rows.map((r) => r.assigneeId))).toEqual(new Set([null, expect.any(String), expect.any(String)]));
+
+    const changes = await api.db.select().from(stageChange).orderBy(asc(stageChange.id));
+    const feed = await api.db.select().from(activity).orderBy(asc(activity.id));
+    for (const row of rows) {
+      const mine = changes.filter((c) => c.loanId === row.id);
+      expect(mine[0]).toMatchObject({ fromStage: null, toStage: 'lead' });
+      expect(mine.at(-1)?.toStage).toBe(row.stage);
+      expect(mine.at(-1)?.at.getTime()).toBe(row.stageEnteredAt.getTime());
+      for (let i = 1; i < mine.length; i++) expect(mine[i]!.fromStage).toBe(mine[i - 1]!.toStage);
+      if (row.stage === 'withdrawn' || row.stage === 'declined') {
+        expect(mine.at(-1)?.note).toBeTruthy();
+        expect(row.leftFromStage).toBe(mine.at(-1)?.fromStage);
+        expect(MAIN_STAGES).toContain(row.leftFromStage);
+      }
+      const events = feed.filter((a) => a.loanId === row.id);
+      expect(events[0]?.kind).toBe('loan.created');
+      expect(events.filter((a) => a.kind === 'stage.changed')).toHaveLength(mine.length - 1);
+      expect(Math.max(...events.map((a) => a.at.getTime()))).toBe(row.lastActivityAt.getTime());
+      expect(row.lastActivityAt.getTime()).toBeLessThanOrEqual(now.getTime());
+    }
+    // Activity ids rise with time, as they do in use.
+    expect(feed.map((a) => a.at.getTime())).toEqual([...feed.map((a) => a.at.getTime())].sort((a, b) => a - b));
+
+    const today = now.toISOString().slice(0, 10);
+    const open = rows.filter((r) => !r.archivedAt && MAIN_STAGES.indexOf(r.stage as never) >= 0 && r.stage !== 'funded');
+    expect(open.some((r) => r.targetClosingDate !== null && r.targetClosingDate < today)).toBe(true);
+    expect(open.some((r) => r.targetClosingDate !== null && r.targetClosingDate >= today)).toBe(true);
+    const participants = await api.db.select().from(loanParticipant);
+    expect(participants).toHaveLength(4);
+  });
+
+  it('prints an authenticator key whose code signs the owner in, who sees the pipeline', async () => {
+    const cookie = await signInWithTotp(api.app, seeded.owner.email, seeded.owner.totpSecret, seeded.owner.password);
+    const page = await api.as(cookie).get(`/api/teams/${seeded.teamId}/loans`);
+    expect(page.statusCode).toBe(200);
+    const body = page.json<PipelinePage>();
+    const open = await api.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(loan)
+      .where(sql`${loan.archivedAt} is null and ${loan.stage} not in ('funded', 'withdrawn', 'declined')`);
+    expect(body.total).toBe(open[0]?.n);
+    expect(body.rows.length).toBeGreaterThan(0);
+
+    const assistant = await signInWithTotp(api.app, seeded.assistant.email, seeded.assistant.totpSecret, seeded.assistant.password);
+    expect((await api.as(assistant).get(`/api/teams/${seeded.teamId}/loans?status=closed`)).json<PipelinePage>().total).toBeGreaterThan(0);
+  });
+
+  it('lets a borrower sign in with the printed password and see their own loan only', async () => {
+    const [marcus, , priya] = seeded.borrowers;
+    const { cookie, body } = await signIn(api.app, marcus!.email, marcus!.password);
+    expect(body.twoFactorRedirect).toBeFalsy();
+    const own = await api.as(cookie).get(`/api/loans/${marcus!.loans[0]!.loanId}`);
+    expect(own.statusCode).toBe(200);
+    expect(own.json<LoanView>()).toMatchObject({ viewer: 'borrower', borrowerName: 'Marcus Reed' });
+    expect((await api.as(cookie).get(`/api/loans/${priya!.loans[0]!.loanId}`)).statusCode).toBe(404);
+  });
+
+  it('resets the demo when run again: one demo team, the same number of loans, new passwords', async () => {
+    const again = await seed();
+    expect(again.replaced).toBe(true);
+    expect(again.owner.password).not.toBe(seeded.owner.password);
+    expect(await api.db.select({ id: team.id }).from(team)).toEqual([{ id: again.teamId }]);
+    expect((await api.db.select({ n: sql<number>`count(*)::int` }).from(loan))[0]?.n).toBe(40);
+    const stale = await api.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: seeded.owner.email, password: seeded.owner.password },
+    });
+    expect(stale.statusCode).toBe(401);
+    seeded = again;
+  });
+
+  it('refuses a database with a team that is not the demo’s, unless forced', async () => {
+    const real = await createTeamWithOwner(api, { name: 'Real Lending' });
+    await expect(seed()).rejects.toThrow(DemoSeedRefused);
+    await expect(seed()).rejects.toThrow(/1 team that is not the demo's/);
+    expect((await api.db.select({ n: sql<number>`count(*)::int` }).from(loan))[0]?.n).toBe(40);
+
+    const forced = await seed({ force: true, loans: 120 });
+    expect(forced.loans).toBe(120);
+    const teams = await api.db.select({ id: team.id }).from(team);
+    expect(teams.map((t) => t.id).sort()).toEqual([real.teamId, forced.teamId].sort());
+    expect((await api.db.select({ n: sql<number>`count(*)::int` }).from(loan))[0]?.n).toBe(120);
+  });
+});
