@@ -175,7 +175,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
     });
 
     it('lets the owner set the DSCR bands, one or both, checked like the loan thresholds; loans are judged against them', async () => {
-      const patch = (body: unknown, who = people.ownerA) => api.as(who).patch(`/api/teams/${people.teamA}`, body);
+      const patch = (body: Record<string, unknown>, who = people.ownerA) => api.as(who).patch(`/api/teams/${people.teamA}`, body);
       const both = await patch({ dscrStrong: 1.3, dscrEligible: 1.05 });
       expect(both.statusCode, both.body).toBe(200);
       expect(both.json().dscrThresholds).toEqual({ strong: 1.3, eligible: 1.05 });

@@ -1,0 +1,104 @@
+import {
+  LOAN_FIELD_LABELS,
+  LOAN_PURPOSE_LABELS,
+  PREPAYMENT_LABELS,
+  PROPERTY_TYPE_LABELS,
+  US_STATES,
+  type LoanField,
+  type LoanPurpose,
+  type PrepaymentKind,
+  type PropertyType,
+  type UsState,
+} from '../../../shared/domain/loan-fields';
+import { STAGE_LABELS, type LoanStage } from '../../../shared/domain/loan-stages';
+import type { ActivityView } from '../../../shared/schemas/loans';
+import { formatCalendarDate, formatCents, formatPercent } from './format';
+
+const stageLabel = (stage: unknown) => (typeof stage === 'string' && stage in STAGE_LABELS ? STAGE_LABELS[stage as LoanStage] : 'an unknown stage');
+
+/** One field's value in words: cents as dollars, percents with their sign, enums by their labels. */
+export function fieldValueText(field: string, value: unknown, people: ReadonlyMap<string, string> = new Map()): string {
+  if (value === null || value === undefined || value === '') return 'nothing';
+  if (field.endsWith('Cents')) {
+    if (Array.isArray(value)) return value.map((cents) => (typeof cents === 'number' ? formatCents(cents) : String(cents))).join(' / ');
+    return typeof value === 'number' ? formatCents(value) : String(value);
+  }
+  if (field.endsWith('Percent')) return typeof value === 'number' ? formatPercent(value) : String(value);
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  switch (field) {
+    case 'propertyType':
+      return PROPERTY_TYPE_LABELS[value as PropertyType] ?? String(value);
+    case 'purpose':
+      return LOAN_PURPOSE_LABELS[value as LoanPurpose] ?? String(value);
+    case 'prepaymentKind':
+      return PREPAYMENT_LABELS[value as PrepaymentKind] ?? String(value);
+    case 'propertyState':
+      return US_STATES[value as UsState] ?? String(value);
+    case 'termYears':
+    case 'amortizationYears':
+    case 'prepaymentYears':
+      return `${String(value)} years`;
+    case 'interestOnlyMonths':
+      return `${String(value)} months`;
+    case 'targetClosingDate':
+      return typeof value === 'string' ? formatCalendarDate(value) : String(value);
+    case 'assigneeId':
+      return people.get(String(value)) ?? 'a former team member';
+    case 'internalNotes':
+      return String(value).length > 80 ? `“${String(value).slice(0, 80)}…”` : `“${String(value)}”`;
+    default:
+      return String(value);
+  }
+}
+
+interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+const isChange = (value: unknown): value is FieldChange => typeof value === 'object' && value !== null && 'field' in value;
+
+/**
+ * One activity row in words, for the loan's feed: "Asha changed Loan amount
+ * from $300,000.00 to $280,000.00". An edit of several fields is one line
+ * per field. `people` names team members by id (for the assignee).
+ */
+export function activityLines(item: ActivityView, people: ReadonlyMap<string, string> = new Map()): string[] {
+  const who = item.actor?.name || 'Someone';
+  const data = item.data;
+  switch (item.kind) {
+    case 'loan.created':
+      return [`${who} opened the loan file at ${stageLabel(data.stage ?? 'lead')}`];
+    case 'loan.updated': {
+      const changes = Array.isArray(data.changes) ? data.changes.filter(isChange) : [];
+      if (changes.length === 0) return [`${who} edited the loan`];
+      return changes.map((change) => {
+        const label = LOAN_FIELD_LABELS[change.field as LoanField] ?? change.field;
+        return `${who} changed ${label} from ${fieldValueText(change.field, change.from, people)} to ${fieldValueText(change.field, change.to, people)}`;
+      });
+    }
+    case 'loan.assigned':
+      return [data.to ? `${who} assigned the loan to ${String(data.to)}` : `${who} unassigned the loan`];
+    case 'stage.changed':
+      return [`${who} moved the loan from ${stageLabel(data.from)} to ${stageLabel(data.to)}`];
+    case 'stage.reopened':
+      return [`${who} reopened the loan at ${stageLabel(data.to)}`];
+    case 'loan.archived':
+      return [`${who} archived the loan`];
+    case 'loan.restored':
+      return [`${who} restored the loan`];
+    case 'participant.joined':
+      return [`${String(data.name ?? 'A borrower')} joined the loan${data.role === 'co_borrower' ? ' as co-borrower' : ''}`];
+    case 'participant.invited':
+      return [`${who} invited ${String(data.email ?? 'a borrower')}${data.role === 'co_borrower' ? ' as co-borrower' : ''}`];
+    case 'participant.removed':
+      return [`${who} removed ${String(data.name ?? data.email ?? 'a borrower')} from the loan`];
+    default:
+      return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
+  }
+}
+
+/** The note of a stage move, when it has one (team view only). */
+export const activityNote = (item: ActivityView): string | null =>
+  (item.kind === 'stage.changed' || item.kind === 'stage.reopened') && typeof item.data.note === 'string' ? item.data.note : null;
