@@ -14,7 +14,7 @@ function fakeDist(): string {
   mkdirSync(path.join(dir, 'web/assets'), { recursive: true });
   const page = (body: string) =>
     `<!doctype html><html><head><title>__COVERLY_BRAND_NAME__</title><meta name="coverly-config" content="__COVERLY_PUBLIC_CONFIG__" /></head><body>${body}</body></html>`;
-  for (const name of ['home', 'signIn', 'joinWaitlist', 'shell'])
+  for (const name of ['home', 'signIn', 'joinWaitlist', 'dscrCalculator', 'shell'])
     writeFileSync(
       path.join(dir, `pages/${name}.html`),
       page(`<p>${name} of __COVERLY_BRAND_NAME__ at <a href="mailto:__COVERLY_CONTACT_EMAIL__">__COVERLY_CONTACT_EMAIL__</a></p>`),
@@ -45,7 +45,7 @@ describe.each(backends)('app shell on %s', (backend) => {
     const meta = /name="coverly-config" content="([^"]+)"/.exec(response.body)?.[1] ?? '';
     const config = JSON.parse(meta.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'));
     expect(config).toMatchObject({ brandName: 'Acme <Loans>', contactEmail: 'deals@acme.test' });
-    for (const url of ['/signin', '/join-waitlist', '/signin/']) {
+    for (const url of ['/signin', '/join-waitlist', '/signin/', '/dscr-calculator', '/dscr-calculator?amount=300000&rate=7.25']) {
       expect((await api.as().get(url, { headers: { accept: 'text/html' } })).statusCode).toBe(200);
     }
   });

@@ -32,5 +32,6 @@ export const prerenderTargets = [
   { name: 'home', source: 'features/marketing/landing-page.tsx' },
   { name: 'signIn', source: 'features/auth/signin-page.tsx' },
   { name: 'joinWaitlist', source: 'features/waitlist/join-waitlist-page.tsx' },
+  { name: 'dscrCalculator', source: 'features/calculator/dscr-calculator-page.tsx' },
   { name: 'notFound', source: 'features/errors/not-found-page.tsx' },
 ] as const;

@@ -12,6 +12,7 @@ const pages = [
   { path: paths.home, Page: lazyPage(() => import('../features/marketing/landing-page')) },
   { path: paths.signIn, Page: lazyPage(() => import('../features/auth/signin-page')) },
   { path: paths.joinWaitlist, Page: lazyPage(() => import('../features/waitlist/join-waitlist-page')) },
+  { path: paths.dscrCalculator, Page: lazyPage(() => import('../features/calculator/dscr-calculator-page')) },
   { path: paths.forgotPassword, Page: lazyPage(() => import('../features/auth/forgot-password-page')) },
   { path: paths.resetPassword, Page: lazyPage(() => import('../features/auth/reset-password-page')) },
   { path: paths.invite, Page: lazyPage(() => import('../features/invitations/accept-invitation-page')) },

@@ -12,6 +12,7 @@ const PRERENDERED_ROUTES: Record<string, string> = {
   '/': 'home',
   '/signin': 'signIn',
   '/join-waitlist': 'joinWaitlist',
+  '/dscr-calculator': 'dscrCalculator',
 };
 
 /** Pages rendered in the browser only, from the bare shell. */

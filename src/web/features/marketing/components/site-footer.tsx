@@ -40,6 +40,7 @@ export function SiteFooter() {
     {
       title: 'Resources',
       links: [
+        { label: 'DSCR Calculator', to: paths.dscrCalculator },
         { label: 'Join the Waitlist', to: paths.joinWaitlist },
         { label: 'Sign In', to: paths.signIn },
         { label: 'Book a Demo', href: demoMailto(contactEmail) },
