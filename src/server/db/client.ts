@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -61,7 +62,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
   }
   if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
-  const client = await PGlite.create(target.dataDir ?? 'memory://');
+  // pg_trgm serves the pipeline's substring search (migration 0008); PostgreSQL ships it in contrib.
+  const client = await PGlite.create(target.dataDir ?? 'memory://', { extensions: { pg_trgm } });
   const db = drizzlePglite({ client, ...drizzleOptions });
   return {
     db: db as unknown as Db,

@@ -78,7 +78,10 @@ export const loan = pgTable(
   },
   (t) => [
     index('loan_team_pipeline_idx').on(t.teamId, t.lastActivityAt.desc(), t.id),
-    index('loan_team_stage_idx').on(t.teamId, t.stage),
+    // The stage counts of a view read this index only (no table rows): stage and archived, per team.
+    index('loan_team_stage_archived_idx').on(t.teamId, t.stage, t.archivedAt),
+    // Search is a substring match (`like '%word%'`) on search_text: trigrams keep it off a full scan (pg_trgm, migration 0008).
+    index('loan_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('loan_assignee_idx').on(t.assigneeId),
     check('loan_stage_check', sql`${t.stage} in (${inList(LOAN_STAGES)})`),
     check('loan_left_from_check', sql`(${t.stage} in ('withdrawn', 'declined')) = (${t.leftFromStage} is not null)`),
