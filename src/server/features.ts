@@ -4,6 +4,7 @@ import { auditFeature } from './audit/audit.routes';
 import { authFeature } from './auth/auth.routes';
 import { healthFeature } from './health/health.routes';
 import { loansFeature } from './loans/loans.routes';
+import { participantsFeature } from './loans/participants.routes';
 import { invitationsFeature } from './invitations/invitations.routes';
 import { meFeature } from './me/me.routes';
 import { teamsFeature } from './teams/teams.routes';
@@ -21,6 +22,7 @@ export const features: Feature[] = [
   teamsFeature,
   auditFeature,
   loansFeature,
+  participantsFeature,
   invitationsFeature,
   adminFeature,
   waitlistFeature,

@@ -206,6 +206,11 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         'POST /api/loans/:loanId/archive loan',
         'POST /api/loans/:loanId/restore loan',
         'GET /api/loans/:loanId/activity loan',
+        'GET /api/my-loans signed-in',
+        'GET /api/loans/:loanId/participants loan',
+        'POST /api/loans/:loanId/invitations loan',
+        'DELETE /api/loans/:loanId/invitations/:invitationId loan',
+        'DELETE /api/loans/:loanId/participants/:userId loan',
       ].sort(),
     );
   });

@@ -90,9 +90,25 @@ export async function updateUserName(db: Db, userId: string, name: string) {
   await db.update(user).set({ name }).where(eq(user.id, userId));
 }
 
+/** A team member's work phone (null clears it). */
+export async function updateMemberPhone(db: Db, teamId: string, userId: string, phone: string | null) {
+  await db
+    .update(teamMember)
+    .set({ phone })
+    .where(and(eq(teamMember.teamId, teamId), eq(teamMember.userId, userId)));
+}
+
+export async function findMemberPhone(db: Db, teamId: string, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ phone: teamMember.phone })
+    .from(teamMember)
+    .where(and(eq(teamMember.teamId, teamId), eq(teamMember.userId, userId)));
+  return row?.phone ?? null;
+}
+
 export async function insertInvitation(
   db: Db,
-  values: { email: string; role: InvitationRole; teamId: string | null; tokenHash: string; invitedBy: string | null; expiresAt: Date },
+  values: { email: string; role: InvitationRole; teamId: string | null; loanId?: string | null; tokenHash: string; invitedBy: string | null; expiresAt: Date },
 ): Promise<Invitation> {
   const [row] = await db.insert(invitation).values(values).returning();
   if (!row) throw new Error('insertInvitation returned no row');

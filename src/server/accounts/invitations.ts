@@ -28,6 +28,8 @@ export interface NewInvitation {
   origin?: AuditEntry['origin'];
   /** An assistant's invitation names the team they join, with what its e-mail shows. */
   team?: { id: string } & NonNullable<InvitationMailInput['team']>;
+  /** A borrower's or co-borrower's invitation names the loan they follow (and `team`, the loan's team). */
+  loan?: { id: string } & NonNullable<InvitationMailInput['loan']>;
   now?: Date;
 }
 
@@ -50,18 +52,37 @@ export async function createInvitationIn(tx: Db, deps: InvitationSenderDeps, inp
     email: input.email.trim(),
     role: input.role,
     teamId: input.team?.id ?? null,
+    loanId: input.loan?.id ?? null,
     tokenHash: hashInvitationToken(token),
     invitedBy: input.inviter?.id ?? null,
     expiresAt,
   });
+  // A loan invitation is the team's 'participant.invited' (naming the loan); any other, 'invitation.sent'.
   await recordAudit(tx, {
-    action: 'invitation.sent',
+    action: input.loan ? 'participant.invited' : 'invitation.sent',
     actor: input.inviter,
     subject: { id: null, email: invitation.email },
     teamId: invitation.teamId,
     ...(input.origin ? { origin: input.origin } : {}),
-    data: { role: invitation.role, ...(input.inviter ? {} : { via: 'command line' }) },
+    data: {
+      role: invitation.role,
+      ...(input.loan ? { loanId: input.loan.id, property: input.loan.property } : {}),
+      ...(input.inviter ? {} : { via: 'command line' }),
+    },
   });
-  await enqueueMail(tx, invitationMail({ email: invitation.email, role: invitation.role, link, expiresAt, ...(input.team ? { team: input.team } : {}) }, deps));
+  await enqueueMail(
+    tx,
+    invitationMail(
+      {
+        email: invitation.email,
+        role: invitation.role,
+        link,
+        expiresAt,
+        ...(input.team ? { team: input.team } : {}),
+        ...(input.loan ? { loan: input.loan } : {}),
+      },
+      deps,
+    ),
+  );
   return { invitation, link };
 }

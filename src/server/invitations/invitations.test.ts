@@ -63,6 +63,8 @@ describe.each(backends)('invitations, sign-in and the access layer on %s', (back
       // An admin enrols an authenticator before the admin console opens.
       mustEnrolMfa: true,
       team: null,
+      workPhone: null,
+      participantLoans: 0,
       sessionExpiresAt: expect.any(String),
     });
     const adminConsole = await api.as(cookie).get('/api/admin/waitlist');

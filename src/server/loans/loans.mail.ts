@@ -1,4 +1,6 @@
+import { BORROWER_STAGE_MEANING } from '../../shared/domain/borrower-view';
 import { formatPropertyAddress } from '../../shared/domain/loan-fields';
+import { isExitStage, MAIN_STAGES, STAGE_LABELS, type LoanStage, type MainStage } from '../../shared/domain/loan-stages';
 import { simpleHtml, type MailBrand } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import type { LoanRow } from '../db/schema';
@@ -21,6 +23,39 @@ export function assignmentMail(to: { email: string; name: string }, loan: LoanRo
   return {
     to: to.email,
     subject: `Assigned to you: ${loan.borrowerName}, ${loan.propertyStreet}`,
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: simpleHtml(brand, paragraphs),
+  };
+}
+
+/**
+ * Whether a stage move is mailed to the loan's borrowers: a step forward on
+ * the main line, or a reopen (the loan is back on track). Not a step back
+ * (a correction on the board), and not an exit to Withdrawn or Declined:
+ * that news, and its reason, the team gives in person.
+ */
+export function mailsBorrowers(from: LoanStage, to: LoanStage): boolean {
+  if (isExitStage(to)) return false;
+  if (isExitStage(from)) return true;
+  return MAIN_STAGES.indexOf(to as MainStage) > MAIN_STAGES.indexOf(from as MainStage);
+}
+
+/**
+ * To a borrower or co-borrower: the loan moved to a new stage, what that
+ * means for them, and the link to the loan. Never the stage note (notes are
+ * the team's), never who moved it.
+ */
+export function stageChangeMail(to: { email: string; name: string }, loan: LoanRow, stage: LoanStage, { publicUrl, brand }: LoanMailContext): MailMessage {
+  const address = formatPropertyAddress(loan);
+  const paragraphs = [
+    `Hi ${to.name},`,
+    `Your loan for ${address} is now at ${STAGE_LABELS[stage]}.`,
+    BORROWER_STAGE_MEANING[stage],
+    `See where it stands, and whom to contact, here:\n${loanLink(publicUrl, loan.id)}`,
+  ];
+  return {
+    to: to.email,
+    subject: `Your loan for ${loan.propertyStreet}: ${STAGE_LABELS[stage]}`,
     text: `${paragraphs.join('\n\n')}\n`,
     html: simpleHtml(brand, paragraphs),
   };

@@ -144,6 +144,16 @@ export async function findTeamMember(db: Db, teamId: string, userId: string) {
   return row;
 }
 
+/** A member of the team with this e-mail address, if any. */
+export async function findTeamMemberByEmail(db: Db, teamId: string, email: string) {
+  const [row] = await db
+    .select({ id: user.id })
+    .from(teamMember)
+    .innerJoin(user, eq(user.id, teamMember.userId))
+    .where(and(eq(teamMember.teamId, teamId), eq(sql`lower(${user.email})`, email.toLowerCase())));
+  return row;
+}
+
 export async function findUserRef(db: Db, userId: string | null) {
   if (!userId) return undefined;
   const [row] = await db.select({ id: user.id, name: user.name, email: user.email }).from(user).where(eq(user.id, userId));

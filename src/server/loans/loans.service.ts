@@ -23,7 +23,8 @@ import { enqueueMail } from '../platform/mail/mail-jobs';
 import { logoPath } from '../teams/logo';
 import { teamMailBrand } from '../teams/team-brand';
 import { changedFields, loanColumnsOf, loanInputOf } from './loan-record';
-import { assignmentMail } from './loans.mail';
+import { assignmentMail, mailsBorrowers, stageChangeMail } from './loans.mail';
+import { participantAddresses } from './participants.queries';
 import * as q from './loans.queries';
 
 export type LoanDeps = Pick<AppContext, 'db' | 'publicUrl'>;
@@ -53,6 +54,17 @@ async function notifyAssignee(deps: LoanDeps, tx: Db, row: LoanRow, assignee: { 
   const team = await findTeam(tx, row.teamId);
   if (!team) return;
   await enqueueMail(tx, assignmentMail(assignee, row, by.name, { publicUrl: deps.publicUrl, brand: teamMailBrand(team, deps.publicUrl) }));
+}
+
+/** Mails the loan's borrowers and co-borrowers about its new stage (see `mailsBorrowers` for which moves), in the team's branding. */
+async function notifyBorrowersOfStage(deps: LoanDeps, tx: Db, moved: LoanRow, from: LoanRow['stage']) {
+  if (!mailsBorrowers(from, moved.stage)) return;
+  const recipients = await participantAddresses(tx, moved.id);
+  if (recipients.length === 0) return;
+  const team = await findTeam(tx, moved.teamId);
+  if (!team) return;
+  const context = { publicUrl: deps.publicUrl, brand: teamMailBrand(team, deps.publicUrl) };
+  for (const recipient of recipients) await enqueueMail(tx, stageChangeMail(recipient, moved, moved.stage, context));
 }
 
 /** A loan as its team sees it: every field, the DSCR analysis against the team's thresholds, and its stage history. */
@@ -204,6 +216,7 @@ export async function changeStage(deps: LoanDeps, principal: SignedInPrincipal, 
       visibility: 'shared',
       data: { from: row.stage, to: input.to, ...(note ? { note } : {}) },
     });
+    await notifyBorrowersOfStage(deps, tx, moved, row.stage);
     return loanDetail(tx, moved);
   });
 }

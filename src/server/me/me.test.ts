@@ -50,50 +50,57 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
       role,
       dscrThresholds: { strong: 1.25, eligible: 1 },
     });
-    const expected: Record<keyof Omit<People, 'teamA' | 'teamB'>, Omit<Me, 'user' | 'sessionExpiresAt'> & { name: string }> = {
-      admin: { name: 'admin', platformAdmin: true, broker: false, mfaEnrolled: true, mustEnrolMfa: false, team: null },
-      newAdmin: { name: 'new-admin', platformAdmin: true, broker: false, mfaEnrolled: false, mustEnrolMfa: true, team: null },
-      ownerA: {
-        name: 'owner-a',
-        platformAdmin: false,
-        broker: true,
-        mfaEnrolled: true,
-        mustEnrolMfa: false,
-        team: team(people.teamA, "owner-a's team", 'owner'),
-      },
-      assistantA: {
-        name: 'assistant-a',
-        platformAdmin: false,
-        broker: false,
-        mfaEnrolled: true,
-        mustEnrolMfa: false,
-        team: team(people.teamA, "owner-a's team", 'assistant'),
-      },
-      newAssistantA: {
-        name: 'new-assistant-a',
-        platformAdmin: false,
-        broker: false,
-        mfaEnrolled: false,
-        mustEnrolMfa: true,
-        team: team(people.teamA, "owner-a's team", 'assistant'),
-      },
-      ownerB: {
-        name: 'owner-b',
-        platformAdmin: false,
-        broker: true,
-        mfaEnrolled: true,
-        mustEnrolMfa: false,
-        team: team(people.teamB, "owner-b's team", 'owner'),
-      },
-      borrower: { name: 'borrower', platformAdmin: false, broker: false, mfaEnrolled: false, mustEnrolMfa: false, team: null },
-    };
+    const expected: Record<keyof Omit<People, 'teamA' | 'teamB'>, Omit<Me, 'user' | 'sessionExpiresAt' | 'workPhone' | 'participantLoans'> & { name: string }> =
+      {
+        admin: { name: 'admin', platformAdmin: true, broker: false, mfaEnrolled: true, mustEnrolMfa: false, team: null },
+        newAdmin: { name: 'new-admin', platformAdmin: true, broker: false, mfaEnrolled: false, mustEnrolMfa: true, team: null },
+        ownerA: {
+          name: 'owner-a',
+          platformAdmin: false,
+          broker: true,
+          mfaEnrolled: true,
+          mustEnrolMfa: false,
+          team: team(people.teamA, "owner-a's team", 'owner'),
+        },
+        assistantA: {
+          name: 'assistant-a',
+          platformAdmin: false,
+          broker: false,
+          mfaEnrolled: true,
+          mustEnrolMfa: false,
+          team: team(people.teamA, "owner-a's team", 'assistant'),
+        },
+        newAssistantA: {
+          name: 'new-assistant-a',
+          platformAdmin: false,
+          broker: false,
+          mfaEnrolled: false,
+          mustEnrolMfa: true,
+          team: team(people.teamA, "owner-a's team", 'assistant'),
+        },
+        ownerB: {
+          name: 'owner-b',
+          platformAdmin: false,
+          broker: true,
+          mfaEnrolled: true,
+          mustEnrolMfa: false,
+          team: team(people.teamB, "owner-b's team", 'owner'),
+        },
+        borrower: { name: 'borrower', platformAdmin: false, broker: false, mfaEnrolled: false, mustEnrolMfa: false, team: null },
+      };
     for (const [who, { name, ...rest }] of Object.entries(expected) as [keyof typeof expected, (typeof expected)['admin']][]) {
       const person = people[who];
       const response = await getMe(person.cookie);
       expect(response.statusCode, who).toBe(200);
       expect(response.headers['cache-control'], who).toBe('no-store');
       const body = response.json() as Me;
-      expect(body, who).toEqual({ user: { id: person.userId, name, email: person.email }, ...rest, sessionExpiresAt: expect.any(String) });
+      expect(body, who).toEqual({
+        user: { id: person.userId, name, email: person.email },
+        ...rest,
+        workPhone: null,
+        participantLoans: 0,
+        sessionExpiresAt: expect.any(String),
+      });
       const left = Date.parse(body.sessionExpiresAt) - Date.now();
       expect(left, who).toBeGreaterThan(WEEK_MS - 60_000);
       expect(left, who).toBeLessThanOrEqual(WEEK_MS);

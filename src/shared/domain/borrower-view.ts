@@ -1,7 +1,7 @@
 import type { LoanDetail } from '../schemas/loans';
 import type { LoanParticipantRole } from './access';
 import type { LoanPurpose, PrepaymentKind, PropertyType, UsState } from './loan-fields';
-import type { LoanStage, MainStage } from './loan-stages';
+import { daysInStage, loanProgress, type LoanStage, type MainStage } from './loan-stages';
 
 /**
  * What a borrower or co-borrower may see of their loan: one projection,
@@ -82,6 +82,82 @@ export function toBorrowerLoanView({ loan, role, team, contact }: BorrowerViewSo
     progress: loan.progress,
     stageHistory: loan.stageHistory.map((change) => ({ to: change.to, at: change.at })),
     contact: contact ? { name: contact.name, email: contact.email, phone: contact.phone } : null,
+  };
+}
+
+/**
+ * What each stage means for the borrower, in their words: the stage e-mail
+ * and the borrower's loan page say it under the stage's name.
+ */
+export const BORROWER_STAGE_MEANING: Readonly<Record<LoanStage, string>> = {
+  lead: 'Your broker has opened a file for your loan.',
+  application: 'Your broker is preparing your loan application.',
+  borrower_invited: 'You have been invited to follow your loan here.',
+  documents_collecting: 'Your broker is collecting the documents the lender needs from you. Send them as soon as you can.',
+  appraisal_ordered: 'An appraisal of the property has been ordered. The appraiser may contact you to visit it.',
+  appraisal_received: 'The appraisal is back and your broker is reviewing it.',
+  underwriting: 'The lender is reviewing your file. Your broker will tell you if they need anything more.',
+  conditionally_approved: 'The lender has approved your loan on conditions. Your broker will tell you what is still needed.',
+  clear_to_close: 'All conditions are met: your loan is cleared to close.',
+  closing_scheduled: 'Your closing is scheduled. Your broker will confirm the date, place and what to bring.',
+  funded: 'Your loan has funded. Congratulations!',
+  withdrawn: 'This loan has been withdrawn. Contact your broker with any questions.',
+  declined: 'This loan has been declined. Contact your broker with any questions.',
+};
+
+/**
+ * One loan on a participant's "My loans" (GET /api/my-loans): a card, built
+ * from an allow-list like the loan view. No borrower name (a co-borrower's
+ * card need not repeat it), no terms, no contacts: the loan page has those.
+ */
+export interface MyLoanCard {
+  id: string;
+  role: LoanParticipantRole;
+  team: { name: string; accentColor: string; logoUrl: string | null };
+  propertyStreet: string;
+  propertyUnit: string | null;
+  propertyCity: string;
+  propertyState: UsState;
+  propertyZip: string;
+  loanAmountCents: number;
+  stage: LoanStage;
+  leftFromStage: MainStage | null;
+  progress: number;
+  daysInStage: number;
+}
+
+export interface MyLoanCardSource {
+  loan: {
+    id: string;
+    propertyStreet: string;
+    propertyUnit: string | null;
+    propertyCity: string;
+    propertyState: UsState;
+    propertyZip: string;
+    loanAmountCents: number;
+    stage: LoanStage;
+    leftFromStage: MainStage | null;
+    stageEnteredAt: Date;
+  };
+  role: LoanParticipantRole;
+  team: { name: string; accentColor: string; logoUrl: string | null };
+}
+
+export function toMyLoanCard({ loan, role, team }: MyLoanCardSource, now: Date = new Date()): MyLoanCard {
+  return {
+    id: loan.id,
+    role,
+    team: { name: team.name, accentColor: team.accentColor, logoUrl: team.logoUrl },
+    propertyStreet: loan.propertyStreet,
+    propertyUnit: loan.propertyUnit,
+    propertyCity: loan.propertyCity,
+    propertyState: loan.propertyState,
+    propertyZip: loan.propertyZip,
+    loanAmountCents: loan.loanAmountCents,
+    stage: loan.stage,
+    leftFromStage: loan.leftFromStage,
+    progress: loanProgress(loan.stage, { leftFrom: loan.leftFromStage }),
+    daysInStage: daysInStage(loan.stageEnteredAt, now),
   };
 }
 
