@@ -10,6 +10,7 @@ import { useToast } from '../../ui/toast';
 import { useFailureNotice, useMe } from '../app-shell/me-context';
 import { useUpdateTeam } from './api/update-team';
 import { BrandPreview } from './components/brand-preview';
+import { DscrBandsForm } from './components/dscr-bands-form';
 import { LogoPanel } from './components/logo-panel';
 import { TeamUnavailable } from './team-unavailable';
 
@@ -110,6 +111,8 @@ function Branding({ team }: { team: TeamView }) {
           </form>
 
           <LogoPanel team={team} onPreview={setLogoPreview} />
+
+          <DscrBandsForm team={team} />
         </div>
 
         <div className="lg:sticky lg:top-6">
