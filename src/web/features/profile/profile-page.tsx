@@ -25,11 +25,12 @@ export default function ProfilePage() {
   const updateProfile = useUpdateProfile();
   const { onSubmit, submitting, field } = useAppForm({
     schema: UpdateProfileSchema,
-    defaultValues: { name: me.user.name },
+    // A team member's work phone is shown to the borrowers of the loans assigned to them; others have none.
+    defaultValues: me.team ? { name: me.user.name, phone: me.workPhone ?? '' } : { name: me.user.name },
     onSubmit: async (values, { reset }) => {
       // Resolves once the header's menu shows the new name.
       const updated = await updateProfile.mutateAsync(values);
-      reset({ name: updated.user.name });
+      reset(me.team ? { name: updated.user.name, phone: updated.workPhone ?? '' } : { name: updated.user.name });
       toast({ title: 'Success!', description: 'Your profile has been saved.' });
     },
     onFailure: (failure) => notifyFailure('Saving the profile failed', failure),
@@ -46,6 +47,17 @@ export default function ProfilePage() {
         </h2>
         <form onSubmit={onSubmit} noValidate aria-labelledby={accountHeadingId} aria-busy={submitting} className="mt-4 space-y-6">
           <TextField label="Name" required autoComplete="name" {...field('name')} />
+          {me.team ? (
+            <TextField
+              label="Work phone"
+              type="tel"
+              autoComplete="tel"
+              maxLength={40}
+              placeholder="(512) 555-0100"
+              hint="Borrowers see it, with your e-mail, on the loans assigned to you. Leave it empty to show only your e-mail."
+              {...field('phone')}
+            />
+          ) : null}
           <TextField
             label="E-mail"
             name="email"

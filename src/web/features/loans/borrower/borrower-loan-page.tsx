@@ -2,6 +2,8 @@ import { useId, type CSSProperties, type ReactNode } from 'react';
 import { BORROWER_STAGE_MEANING, type BorrowerLoanView } from '../../../../shared/domain/borrower-view';
 import { formatPropertyAddress, LOAN_PURPOSE_LABELS, PROPERTY_TYPE_LABELS } from '../../../../shared/domain/loan-fields';
 import { isExitStage, STAGE_LABELS } from '../../../../shared/domain/loan-stages';
+import { Link } from 'react-router';
+import { paths } from '../../../lib/paths';
 import { useDocumentTitle } from '../../../lib/use-page-title';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
@@ -47,6 +49,11 @@ export function BorrowerLoanPage({ loan }: { loan: BorrowerLoanView }) {
   const exited = isExitStage(loan.stage);
   return (
     <div className="mx-auto max-w-2xl space-y-5" style={{ '--team-accent': loan.team.accentColor } as CSSProperties}>
+      <p>
+        <Link to={paths.app} className="text-sm font-semibold text-navy-700 underline-offset-4 hover:underline">
+          ← My loans
+        </Link>
+      </p>
       <header className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
         <div aria-hidden="true" className="h-1.5 bg-(--team-accent)" />
         <div className="p-5">

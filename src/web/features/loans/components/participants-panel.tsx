@@ -1,11 +1,6 @@
 import { useId, useState } from 'react';
 import type { LoanParticipantRole } from '../../../../shared/domain/access';
-import {
-  InviteParticipantSchema,
-  PARTICIPANT_ROLE_LABELS,
-  type LoanInvitationView,
-  type LoanParticipantView,
-} from '../../../../shared/schemas/participants';
+import { InviteParticipantSchema, PARTICIPANT_ROLE_LABELS, type LoanInvitationView, type LoanParticipantView } from '../../../../shared/schemas/participants';
 import { useAppForm } from '../../../lib/use-app-form';
 import { Button } from '../../../ui/button';
 import { Chip } from '../../../ui/chip';
@@ -36,7 +31,9 @@ export function ParticipantsPanel({ loanId }: { loanId: string }) {
       <h2 id={headingId} className="text-lg font-semibold text-slate-900">
         Borrowers
       </h2>
-      <p className="mt-1 text-sm text-slate-600">They follow this loan on their phone: its timeline, terms and your contact, never internal notes or the DSCR.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        They follow this loan on their phone: its timeline, terms and your contact, never internal notes or the DSCR.
+      </p>
       {participants.isPending ? (
         <p className="mt-4 flex items-center gap-2 text-sm text-slate-600">
           <Spinner /> Loading borrowers
