@@ -14,6 +14,7 @@ import { features } from './features';
 import { registerJobWake } from './platform/jobs/job-wake';
 import { PROBLEM_CONTENT_TYPE, registerProblemHandlers, apiNotFoundProblem } from './platform/http/problem';
 import { registerJsonParser } from './platform/http/json-body';
+import { OneLinePerRequest, registerRequestId } from './platform/http/request-log';
 import { registerNoStore, registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
 import { registerStaticSite } from './platform/site/static-site';
 
@@ -50,6 +51,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId: () => randomUUID(),
+    // One line per request (method, URL, status, time taken) rather than two.
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Closing the server ends keep-alive connections instead of waiting on them.
@@ -61,9 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  registerRequestId(app);
   registerProblemHandlers(app);
   await registerSecurityHeaders(app, config);
   registerOriginCheck(app, config);
