@@ -135,12 +135,7 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = 
     }
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    const access = request.routeOptions.config.access ?? 'public';
-    if (access === 'public') {
-      request.principal = ANONYMOUS;
-      return;
-    }
+  const check = async (request: FastifyRequest, reply: FastifyReply, access: RouteAccess) => {
     request.principal = await resolvePrincipal(auth, db, request, reply);
     request.accessTarget = await targets.resolve(request);
     const decision = decideAccess(access, request.principal, request.accessTarget, request.routeOptions.config.loanAction);
@@ -149,5 +144,14 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = 
     if (decision === 'hidden') {
       return reply.status(404).type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
     }
+  };
+  // A plain callback hook: a public route (most requests) passes without a promise.
+  app.addHook('preHandler', (request, reply, done) => {
+    const access = request.routeOptions.config.access ?? 'public';
+    if (access === 'public') {
+      request.principal = ANONYMOUS;
+      return done();
+    }
+    check(request, reply, access).then(() => done(), done);
   });
 }

@@ -1,16 +1,26 @@
-import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { AppError } from '../../../shared/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Security headers: a CSP with no inline scripts or styles, nosniff, a strict
- * referrer policy, and HSTS only when the public URL is HTTPS.
+ * referrer policy, and HSTS only when the public URL is HTTPS. Helmet decides
+ * the set; it is computed once at start and added to every answer as it is
+ * (@fastify/helmet would rebuild it from the options on every request).
  */
 export async function registerSecurityHeaders(app: FastifyInstance, { publicUrl }: { publicUrl: string }) {
-  const https = publicUrl.startsWith('https://');
-  await app.register(helmet, {
+  const headers = await helmetHeaders(helmetOptions(publicUrl.startsWith('https://')));
+  // Before routing's own hooks, like helmet's: errors, 404s and static files get them too.
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(headers);
+    done();
+  });
+}
+
+export function helmetOptions(https: boolean): FastifyHelmetOptions {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -30,7 +40,23 @@ export async function registerSecurityHeaders(app: FastifyInstance, { publicUrl 
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     strictTransportSecurity: https ? { maxAge: 63_072_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
+  };
+}
+
+/** The headers helmet sets with `options`: read once from a throwaway instance's answer. */
+export async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify({ logger: false });
+  await probe.register(helmet, options);
+  let headers: Record<string, string> = {};
+  probe.get('/', (_request, reply) => {
+    // Only helmet has written to the raw response by now: Fastify adds its own headers when it sends.
+    headers = Object.fromEntries(Object.entries(reply.raw.getHeaders()).map(([name, value]) => [name, String(value)]));
+    return '';
   });
+  await probe.inject('/');
+  await probe.close();
+  if (!headers['content-security-policy']) throw new Error('helmet set no Content-Security-Policy');
+  return headers;
 }
 
 /**
@@ -42,17 +68,19 @@ export async function registerSecurityHeaders(app: FastifyInstance, { publicUrl 
  */
 export function registerOriginCheck(app: FastifyInstance, { publicUrl }: { publicUrl: string }) {
   const configured = new URL(publicUrl).origin;
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  // Callback-style hooks: no promise per request on this path every answer takes.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
     if (request.headers['sec-fetch-site'] === 'cross-site') {
-      throw new AppError('forbidden', 'Cross-site requests are not accepted');
+      return done(new AppError('forbidden', 'Cross-site requests are not accepted'));
     }
     const origin = request.headers.origin;
-    if (!origin) return;
+    if (!origin) return done();
     const sameHost = `${request.protocol}://${request.host}`;
     if (origin !== configured && origin !== sameHost) {
-      throw new AppError('forbidden', `Requests from origin ${origin} are not accepted`);
+      return done(new AppError('forbidden', `Requests from origin ${origin} are not accepted`));
     }
+    done();
   });
 }
 
@@ -64,7 +92,8 @@ export function registerOriginCheck(app: FastifyInstance, { publicUrl }: { publi
  * not-found handler marks the same way).
  */
 export function registerNoStore(app: FastifyInstance) {
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.routeOptions.url?.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 }

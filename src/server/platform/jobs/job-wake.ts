@@ -52,7 +52,8 @@ export function registerJobWake(app: FastifyInstance, wake: () => void) {
       return scope.run(request.jobs, () => handler.call(this, request, reply));
     };
   });
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     request.jobs?.answering();
+    done(null, payload);
   });
 }
