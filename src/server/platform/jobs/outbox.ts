@@ -56,11 +56,13 @@ export async function claimDueJobs(db: Db, { limit, leaseMs }: { limit: number; 
   return result.rows.map((r) => ({ id: Number(r.id), queue: r.queue, payload: r.payload, attempts: r.attempts, maxAttempts: r.max_attempts }));
 }
 
-export async function markJobDone(db: Db, id: number) {
+/** Marks jobs that ran done, in one statement. */
+export async function markJobsDone(db: Db, ids: number[]) {
+  if (ids.length === 0) return;
   await db
     .update(job)
     .set({ status: 'done', lockedUntil: null, lastError: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(eq(job.id, id));
+    .where(inArray(job.id, ids));
 }
 
 /** Schedules the next try, or ends the job as `dead` (kept, visible, retryable) after its last attempt. */

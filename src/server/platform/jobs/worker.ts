@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import { claimDueJobs, markJobDone, markJobFailed, type ClaimedJob } from './outbox';
+import { claimDueJobs, markJobFailed, markJobsDone, type ClaimedJob } from './outbox';
 
 export type JobHandler = (payload: unknown, job: ClaimedJob) => Promise<void>;
 
@@ -59,20 +59,27 @@ export class JobWorker {
 
   /** Runs every job due now, once. Returns how many ran. */
   async runOnce(): Promise<number> {
-    const { db, batchSize, leaseMs } = this.options;
+    const { db, batchSize, leaseMs, logger } = this.options;
     const claimed = await claimDueJobs(db, { limit: batchSize, leaseMs });
-    for (const job of claimed) await this.execute(job);
+    const done: ClaimedJob[] = [];
+    for (const job of claimed) if (await this.execute(job)) done.push(job);
+    // One statement marks the batch's successes done, not one per job.
+    await markJobsDone(
+      db,
+      done.map((job) => job.id),
+    );
+    for (const job of done) logger.info({ job: { id: job.id, queue: job.queue, attempt: job.attempts } }, 'job done');
     return claimed.length;
   }
 
-  private async execute(job: ClaimedJob) {
+  /** Runs one job's handler; a failure is recorded on the job (retry or dead). True when it succeeded. */
+  private async execute(job: ClaimedJob): Promise<boolean> {
     const { db, handlers, logger, baseBackoffMs, maxBackoffMs } = this.options;
     const handler = handlers[job.queue];
     try {
       if (!handler) throw new Error(`No handler for queue "${job.queue}"`);
       await handler(job.payload, job);
-      await markJobDone(db, job.id);
-      logger.info({ job: { id: job.id, queue: job.queue, attempt: job.attempts } }, 'job done');
+      return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const delay = backoffDelay(job.attempts, baseBackoffMs, maxBackoffMs);
@@ -83,6 +90,7 @@ export class JobWorker {
         { job: { id: job.id, queue: job.queue, attempt: job.attempts, maxAttempts: job.maxAttempts }, err: message, ...(dead ? {} : { retryInMs: delay }) },
         dead ? 'job failed for the last time and is kept as dead' : 'job failed, will retry',
       );
+      return false;
     }
   }
 
