@@ -1,6 +1,11 @@
 // Prerenders the public pages into dist/pages/<name>.html after `vite build`.
 // Each page gets its title, description and <link rel="modulepreload"> for
 // its own lazy chunk, so it hydrates without a request waterfall.
+//
+// The landing page instead loads its modules once it has painted (PAINT_FIRST):
+// it reads and works as plain HTML, and on a slow link its render-blocking
+// stylesheet should not share the connection with the ~90 KB of JavaScript.
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,20 +31,71 @@ function chunksOf(source, seen = new Set()) {
 }
 const entryFiles = new Set(chunksOf('index.html'));
 
+/** Pages whose modules load after their first contentful paint (see the header). */
+const PAINT_FIRST = new Set(['home']);
+
+/**
+ * The loader of a PAINT_FIRST page: once the page has painted, it preloads the
+ * page's chunks and imports the entry, both named in its
+ * <meta name="coverly-modules">. It sets no timer (tests that pause the clock
+ * still hydrate) and starts at once where paint timing is unknown or the page
+ * is hidden (a background tab paints nothing until it is shown).
+ */
+const paintFirstLoader = `// Written by scripts/prerender.mjs: loads the app once the prerendered page has painted.
+const [entry, ...chunks] = (document.querySelector('meta[name="coverly-modules"]')?.getAttribute('content') ?? '').split(' ').filter(Boolean);
+const start = () => {
+  for (const href of chunks) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+  if (entry) import(entry);
+};
+if (!PerformanceObserver.supportedEntryTypes?.includes('paint') || document.visibilityState !== 'visible') {
+  start();
+} else {
+  // Buffered: a paint before this ran is reported too. Entries are read from the observer, not
+  // from performance.getEntries*, which a test's fake clock may replace.
+  const observer = new PerformanceObserver((list) => {
+    if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+    observer.disconnect();
+    start();
+  });
+  observer.observe({ type: 'paint', buffered: true });
+}
+`;
+const loaderFile = `assets/paint-first-${createHash('sha256').update(paintFirstLoader).digest('base64url').slice(0, 8)}.js`;
+await writeFile(path.join(webDir, loaderFile), paintFirstLoader);
+
+const entryScript = template.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/);
+if (!entryScript) throw new Error('dist/web/index.html has no entry <script type="module">');
+/** Preloads Vite put in the template for the entry's own imports (none while the entry is one chunk). */
+const templatePreloads = [...template.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+
 await rm(pagesDir, { recursive: true, force: true });
 await mkdir(pagesDir, { recursive: true });
 for (const { name, source } of prerenderTargets) {
   const page = publicPages[name];
   const html = await renderPage(page.path);
   const preloads = [...new Set(chunksOf(source))].filter((file) => !entryFiles.has(file));
+  const paintFirst = PAINT_FIRST.has(name);
   const head = [
     `<title>${escapeHtml(page.title(brandToken))}</title>`,
     `<meta name="description" content="${escapeHtml(page.description)}" />`,
-    ...preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`),
+    ...(paintFirst
+      ? [`<meta name="coverly-modules" content="${[entryScript[1], ...templatePreloads.map((m) => m[1]), ...preloads.map((file) => `/${file}`)].join(' ')}" />`]
+      : preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`)),
   ].join('\n    ');
-  const out = template.replace('<!--page-head-->', head).replace('<!--page-html-->', html);
+  let out = template.replace('<!--page-head-->', head).replace('<!--page-html-->', html);
+  if (paintFirst) {
+    out = out.replace(entryScript[0], `<script type="module" crossorigin src="/${loaderFile}"></script>`);
+    for (const [link] of templatePreloads) out = out.replace(link, '');
+  }
   await writeFile(path.join(pagesDir, `${name}.html`), out);
-  console.log(`prerendered ${page.path} -> dist/pages/${name}.html (${preloads.length} preloads)`);
+  console.log(
+    `prerendered ${page.path} -> dist/pages/${name}.html (${paintFirst ? `modules after first paint: ${preloads.length + 1}` : `${preloads.length} preloads`})`,
+  );
 }
 // The bare shell serves client-only routes; it keeps an empty #root.
 await writeFile(
