@@ -12,7 +12,7 @@ import { invitationTokenFor, PEOPLE_PASSWORD, type People } from '../test/people
 const UNSAFE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** A route pattern made concrete: each `:param` a fresh id (or the caller's team), the catch-all an action. */
-const concrete = (url: string, teamId: string, loanId = randomUUID()) =>
+const concrete = (url: string, teamId: string, loanId: string = randomUUID()) =>
   url
     .replace(':teamId', teamId)
     .replace(':loanId', loanId)

@@ -160,13 +160,18 @@ export function sampleLoan(overrides: Partial<CreateLoan> = {}): CreateLoan {
 }
 
 /** A loan of the team, made by `by` (a team member) through the real service, as POST /api/teams/:teamId/loans makes it. */
-export async function createLoan(api: Factory & Pick<Api, 'app'>, teamId: string, by: Person, overrides: Partial<CreateLoan> = {}): Promise<LoanDetail> {
+export async function createLoan(
+  api: Factory & Pick<Api, 'app'>,
+  teamId: string,
+  by: { userId: string; email: string; name?: string },
+  overrides: Partial<CreateLoan> = {},
+): Promise<LoanDetail> {
   const input = CreateLoanSchema.parse(sampleLoan(overrides)) as LoanInput;
   const principal = {
     kind: 'user' as const,
     userId: by.userId,
     email: by.email,
-    name: by.name,
+    name: by.name ?? by.email,
     platformAdmin: false,
     broker: false,
     mfaEnrolled: true,
