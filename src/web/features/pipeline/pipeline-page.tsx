@@ -1,41 +1,218 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { STAGE_LABELS, stageChangeNeedsReason, type LoanStage } from '../../../shared/domain/loan-stages';
+import type { PipelinePage as PipelinePageData, PipelineRow } from '../../../shared/schemas/loans';
+import { failureDescription } from '../app-shell/me-context';
 import { paths } from '../../lib/paths';
+import { plural } from '../../lib/plural';
 import { useDocumentTitle } from '../../lib/use-page-title';
-import { ButtonLink } from '../../ui/button';
-import { useMe } from '../app-shell/me-context';
+import { Button, ButtonLink, buttonClasses } from '../../ui/button';
+import { LoadFailed } from '../../ui/load-failed';
+import { Spinner } from '../../ui/spinner';
+import { useFailureNotice, useMe } from '../app-shell/me-context';
+import { Redirect } from '../app-shell/redirect';
+import { useMembers } from '../team/api/list-members';
+import { useChangeStage, type StageMove } from './api/change-stage';
+import { pipelineCsvUrl } from './api/export-pipeline-csv';
+import { usePipeline, usePipelineColumns } from './api/list-pipeline';
+import { PipelineBoard, type BoardColumn } from './components/pipeline-board';
+import { PipelineToolbar, StageChips } from './components/pipeline-filters';
+import { PipelineTable } from './components/pipeline-table';
+import { ReasonDialog } from './components/reason-dialog';
+import { boardStages, isFiltered, localToday, parsePipelineView, sortBy, toApiQuery, toPipelineSearch, updateView, type PipelineView } from './pipeline-view';
 
-/**
- * The pipeline at /app. Until loan files exist it is the first-run notice;
- * a broker who has not founded their team yet is sent to do that first.
- */
+/** Typing pauses this long before the pipeline is searched again. */
+const SEARCH_DEBOUNCE_MS = 300;
+/** Cards per board column; the rest are a link to the column's stage in the list. */
+const BOARD_COLUMN_SIZE = 20;
+
+/** /app/loans: the team's pipeline. Someone without a team (a borrower, a broker yet to found one) has their own /app. */
 export default function PipelinePage() {
   useDocumentTitle('Pipeline');
-  const me = useMe();
-  const needsTeam = me.broker && !me.team;
+  const { team } = useMe();
+  if (!team) return <Redirect to={paths.app} />;
+  return <Pipeline teamId={team.id} />;
+}
+
+const hrefOf = (view: PipelineView) => {
+  const search = toPipelineSearch(view);
+  return search ? `${paths.loans}?${search}` : paths.loans;
+};
+
+/**
+ * The pipeline's list and board over one view that lives in the address
+ * (pipeline-view.ts): typing replaces the address, every other change pushes
+ * a new one, so Back steps through the filters and a reload keeps them.
+ */
+function Pipeline({ teamId }: { teamId: string }) {
+  const { search: addressSearch } = useLocation();
+  const navigate = useNavigate();
+  const notifyFailure = useFailureNotice();
+  const view = useMemo(() => parsePipelineView(addressSearch), [addressSearch]);
+  // The broker's today, for the closing windows and "overdue".
+  const [today] = useState(localToday);
+
+  const setView = useCallback(
+    (change: Partial<PipelineView>, { replace = false } = {}) => void navigate(hrefOf(updateView(view, change)), { replace }),
+    [navigate, view],
+  );
+
+  // The search box follows the address (Back, a shared link) and writes it once typing pauses.
+  const [search, setSearch] = useState(view.q);
+  const [addressQ, setAddressQ] = useState(view.q);
+  if (addressQ !== view.q) {
+    setAddressQ(view.q);
+    if (search.trim() !== view.q.trim()) setSearch(view.q);
+  }
+  useEffect(() => {
+    if (search.trim() === view.q.trim()) return;
+    const timer = setTimeout(() => setView({ q: search.trim() }, { replace: true }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search, view.q, setView]);
+
+  const members = useMembers(teamId).data?.members ?? [];
+  const board = view.layout === 'board';
+  const stages = board ? boardStages(view) : [];
+  const columnQueries = stages.map((stage) => ({ stage, query: toApiQuery(view, today, { stages: [stage], page: 1, size: BOARD_COLUMN_SIZE }) }));
+  const columnResults = usePipelineColumns(teamId, columnQueries);
+  const listQuery = useMemo(() => toApiQuery(view, today), [view, today]);
+  // The board's counts come with its columns; the list's page is read only when there is no column to tell them.
+  const list = usePipeline(teamId, listQuery, { enabled: !board || stages.length === 0 });
+
+  const counts: Partial<Record<LoanStage, number>> = (board ? columnResults.find((r) => r.data)?.data?.stageCounts : list.data?.stageCounts) ?? {};
+  const loading = board ? columnResults.some((r) => r.isFetching) : list.isFetching;
+  const failed = board ? columnResults.find((r) => r.isError) : list.isError ? list : undefined;
+  const known = board ? columnResults.some((r) => r.data) || stages.length === 0 : list.data !== undefined;
+  const total = board ? stages.reduce((sum, stage) => sum + (counts[stage] ?? 0), 0) : (list.data?.total ?? 0);
+
+  // Moving a card: exits ask for their reason first; every move is told to screen readers.
+  const changeStage = useChangeStage(teamId);
+  const [exit, setExit] = useState<StageMove | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const send = (move: StageMove) => {
+    setExit(null);
+    setAnnouncement(`Moving ${move.row.borrowerName} to ${STAGE_LABELS[move.to]}…`);
+    changeStage.mutate(move, {
+      onSuccess: () => setAnnouncement(`${move.row.borrowerName} moved to ${STAGE_LABELS[move.to]}.`),
+      onError: (error) => {
+        setAnnouncement(`${move.row.borrowerName} was not moved: ${failureDescription(error)}`);
+        notifyFailure('Moving the loan failed', error);
+      },
+    });
+  };
+  const requestMove = (row: PipelineRow, to: LoanStage) => (stageChangeNeedsReason(to) ? setExit({ row, to }) : send({ row, to }));
+  const movingId = changeStage.isPending ? changeStage.variables.row.id : null;
+
+  const columns: BoardColumn[] = stages.map((stage, i) => ({
+    stage,
+    page: columnResults[i]?.data as PipelinePageData | undefined,
+    loading: columnResults[i]?.isFetching ?? false,
+    moreHref: hrefOf(updateView(view, { layout: 'list', stages: [stage] })),
+  }));
+  const filtered = isFiltered(view);
+  const firstRun = known && !loading && total === 0 && !filtered && view.status === 'open';
+  const csvHref = pipelineCsvUrl(teamId, toApiQuery(view, today, { page: 1 }));
+
   return (
     <>
-      <h1 className="text-2xl font-bold tracking-tight text-slate-900">Pipeline</h1>
-      {needsTeam ? (
-        <section aria-labelledby="first-run" className="mt-8 rounded-2xl border border-slate-200 bg-white p-10 text-center shadow-sm">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">Pipeline</h1>
+        <div className="flex flex-wrap gap-2">
+          <a href={csvHref} download className={buttonClasses({ variant: 'secondary' })}>
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
+              <path d="M10.75 2.75a.75.75 0 0 0-1.5 0v8.69L6.53 8.72a.75.75 0 0 0-1.06 1.06l4 4a.75.75 0 0 0 1.06 0l4-4a.75.75 0 1 0-1.06-1.06l-2.72 2.72V2.75Z" />
+              <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
+            </svg>
+            Export CSV
+          </a>
+          <ButtonLink to={paths.loanNew}>
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
+              <path d="M10.75 4.75a.75.75 0 0 0-1.5 0v4.5h-4.5a.75.75 0 0 0 0 1.5h4.5v4.5a.75.75 0 0 0 1.5 0v-4.5h4.5a.75.75 0 0 0 0-1.5h-4.5v-4.5Z" />
+            </svg>
+            New loan
+          </ButtonLink>
+        </div>
+      </div>
+
+      <PipelineToolbar view={view} search={search} members={members} onSearch={setSearch} onChange={(change) => setView(change)} />
+      <StageChips selected={view.stages} counts={counts} onChange={(selected) => setView({ stages: selected })} />
+
+      <p role="status" className="mt-4 flex min-h-6 items-center gap-2 text-sm text-slate-700">
+        {loading ? <Spinner /> : null}
+        {known ? <span>{plural(total, filtered ? 'matching loan' : 'loan', filtered ? 'matching loans' : 'loans')}</span> : null}
+      </p>
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
+
+      {failed && !loading ? <LoadFailed message="The pipeline could not be loaded." onRetry={() => void failed.refetch()} /> : null}
+
+      {firstRun ? (
+        <section aria-labelledby="first-run" className="mt-4 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
           <h2 id="first-run" className="text-lg font-semibold text-slate-900">
-            Start by creating your team
+            No open loan files yet
           </h2>
           <p className="mx-auto mt-2 max-w-md text-slate-600">
-            Your team holds your loan files, your branding and the assistants you invite. You can change its name and look later.
+            Every open loan file of your team shows here, with its stage, progress and outstanding documents. Funded, withdrawn, declined and archived loans are
+            under Status.
           </p>
-          <ButtonLink to={paths.teamNew} className="mt-6">
-            Create your team
+          <ButtonLink to={paths.loanNew} className="mt-6">
+            New loan
           </ButtonLink>
         </section>
-      ) : (
-        <section aria-labelledby="first-run" className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
-          <h2 id="first-run" className="text-lg font-semibold text-slate-900">
-            No loan files yet
-          </h2>
-          <p className="mx-auto mt-2 max-w-md text-slate-600">
-            Every open loan file of your team will show here, with its stage, progress and outstanding documents.
-          </p>
-        </section>
-      )}
+      ) : board ? (
+        known ? (
+          <PipelineBoard columns={columns} counts={counts} movingId={movingId} onMove={requestMove} />
+        ) : null
+      ) : list.data ? (
+        <>
+          <PipelineTable
+            rows={list.data.rows}
+            sort={view.sort}
+            dir={view.dir}
+            loading={loading}
+            today={today}
+            onSort={(column) => setView(sortBy(view, column))}
+            empty={filtered ? 'No loans match this view.' : 'No loans here.'}
+          />
+          <Pager page={view.page} size={list.data.size} total={list.data.total} hrefFor={(page) => hrefOf(updateView(view, { page }))} />
+        </>
+      ) : null}
+
+      {filtered && known && total === 0 && !loading ? (
+        <p className="mt-3 text-sm text-slate-700">
+          <Button variant="ghost" size="sm" onClick={() => setView({ q: '', stages: [], assignee: '', closing: '' })}>
+            Clear search and filters
+          </Button>
+        </p>
+      ) : null}
+
+      <ReasonDialog move={exit} onConfirm={send} onClose={() => setExit(null)} />
     </>
+  );
+}
+
+/** Previous and next pages, as links: each page is an address of its own. */
+function Pager({ page, size, total, hrefFor }: { page: number; size: number; total: number; hrefFor: (page: number) => string }) {
+  const pages = Math.max(1, Math.ceil(total / size));
+  if (pages <= 1 && page === 1) return null;
+  const first = total === 0 ? 0 : (page - 1) * size + 1;
+  const last = Math.min(total, page * size);
+  const link = (to: number, label: string, rel: 'prev' | 'next') => (
+    <Link to={hrefFor(to)} rel={rel} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+      {label}
+    </Link>
+  );
+  return (
+    <nav aria-label="Pages" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700">
+      <p>
+        {first.toLocaleString('en-US')}–{last.toLocaleString('en-US')} of {total.toLocaleString('en-US')} · Page {page.toLocaleString('en-US')} of{' '}
+        {pages.toLocaleString('en-US')}
+      </p>
+      <div className="flex gap-2">
+        {page > 1 ? link(Math.min(page - 1, pages), 'Previous page', 'prev') : null}
+        {page < pages ? link(page + 1, 'Next page', 'next') : null}
+      </div>
+    </nav>
   );
 }

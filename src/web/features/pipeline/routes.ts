@@ -1,6 +1,10 @@
+import { lazy } from 'react';
 import { paths } from '../../lib/paths';
 import type { AppRoute } from '../app-shell/app-route';
-import PipelinePage from './pipeline-page';
+import AppHome from './app-home';
 
-// Not lazy: the app's first page comes with the shell's chunk, and shows as soon as the person is known.
-export const pipelineRoutes: AppRoute[] = [{ path: paths.app, page: PipelinePage, nav: 'Pipeline' }];
+// /app is not lazy: the first page comes with the shell's chunk and shows as soon as the person is known.
+export const pipelineRoutes: AppRoute[] = [
+  { path: paths.app, page: AppHome },
+  { path: paths.loans, page: lazy(() => import('./pipeline-page')), nav: 'Pipeline', guard: (me) => me.team !== null },
+];
