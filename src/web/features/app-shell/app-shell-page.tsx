@@ -1,3 +1,5 @@
+// First: zod must be told it may not probe `eval` (our CSP) before any shared schema of a page runs.
+import '../../lib/zod-config';
 import './app.css';
 import { hashKey, QueryClientProvider, useQueryClient, type Query } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useState } from 'react';
