@@ -263,8 +263,10 @@ test.describe('pipeline', () => {
     await expect(page).toHaveURL(/\?view=board$/);
 
     // Someone else moved Cara meanwhile: the move is refused with the server's words, and the board catches up.
+    await expect(page.getByRole('status').filter({ hasText: '2 loans' }).getByTestId('spinner')).toHaveCount(0);
+    await expect(column('Lead')).toContainText('Cara Diaz');
     await moveTo(request, cara, ['underwriting']);
-    await page.getByRole('button', { name: 'Move to…: Cara Diaz' }).click();
+    await column('Lead').getByRole('button', { name: 'Move to…: Cara Diaz' }).click();
     await page.getByRole('menu', { name: 'Move Cara Diaz to' }).getByRole('menuitem', { name: 'Appraisal ordered' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'This loan was moved to Underwriting by someone else meanwhile.' })).toBeVisible();
     await expect(column('Underwriting')).toContainText('Cara Diaz');
