@@ -69,11 +69,10 @@ async function notifyBorrowersOfStage(deps: LoanDeps, tx: Db, moved: LoanRow, fr
 
 /** A loan as its team sees it: every field, the DSCR analysis against the team's thresholds, and its stage history. */
 export async function loanDetail(db: Db, row: LoanRow, now = new Date()): Promise<LoanDetail> {
-  const [thresholds, assignee, history] = await Promise.all([
-    q.findTeamThresholds(db, row.teamId),
-    q.findUserRef(db, row.assigneeId),
-    q.listStageChanges(db, row.id),
-  ]);
+  // One after another: `db` is often a transaction, one connection that cannot run two queries at once.
+  const thresholds = await q.findTeamThresholds(db, row.teamId);
+  const assignee = await q.findUserRef(db, row.assigneeId);
+  const history = await q.listStageChanges(db, row.id);
   const input = loanInputOf(row);
   return {
     ...input,
