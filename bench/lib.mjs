@@ -1,0 +1,108 @@
+// Shared helpers for the benchmarks in bench/: child servers, autocannon,
+// results files. Every benchmark sends traffic to 127.0.0.1 only, for a
+// bounded time.
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { openSync, closeSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/** The repository the benchmarks measure: this one, or BENCH_ROOT (a copy with changes to try). */
+export const root = path.resolve(process.env.BENCH_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+/** bench/results, or BENCH_RESULTS_DIR (when measuring a copy, say). */
+export const resultsDir = path.resolve(process.env.BENCH_RESULTS_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), 'results'));
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function waitForReady(url, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+/**
+ * Starts `node <args>` with its standard output written to `logFile` (a real
+ * destination: the app's JSON log lines land there). Resolves once `readyUrl` answers.
+ */
+export async function startNode(args, { env = {}, logFile = '/dev/null', readyUrl, cwd = root }) {
+  const out = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
+  closeSync(out);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.once('exit', (code, signal) => {
+    if (!child.stopping) console.error(`${args.join(' ')} exited early (${code ?? signal})`);
+  });
+  try {
+    await Promise.race([waitForReady(readyUrl), exited.then(() => Promise.reject(new Error(`${args.join(' ')} exited before it was ready`)))]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    child,
+    async stop() {
+      child.stopping = true;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc (Linux);
+ * null elsewhere. Less disturbed than requests/s by other work on the machine.
+ */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** One autocannon run; resolves with its result (requests/s, latency, errors, non-2xx). */
+export function cannon(options) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ connections: 10, pipelining: 1, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+    // Surface nothing per request; autocannon's own progress bar is not wanted in CI logs.
+    void instance;
+  });
+}
+
+/** The figures we keep from an autocannon result. */
+export const summarise = (result) => ({
+  requestsPerSecond: Math.round(result.requests.average),
+  totalRequests: result.requests.total,
+  durationSeconds: Number(result.duration.toFixed(2)),
+  latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+  errors: result.errors,
+  timeouts: result.timeouts,
+  non2xx: result.non2xx,
+});
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Writes bench/results/<name>.json and .md. */
+export async function writeResults(name, json, markdown) {
+  await mkdir(resultsDir, { recursive: true });
+  await writeFile(path.join(resultsDir, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
+  await writeFile(path.join(resultsDir, `${name}.md`), markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+}
+
+export const checkLine = (c) => `- ${c.ok ? 'met' : 'MISSED'}: ${c.what} (${c.value})`;
