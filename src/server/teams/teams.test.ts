@@ -368,6 +368,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         email: 'ivy@teams.test',
         role: 'assistant',
         teamName: 'Harbor Lending',
+        loanProperty: null,
         expiresAt: expect.any(String),
         hasAccount: false,
       });
