@@ -15,7 +15,7 @@ export const resultsDir = path.resolve(process.env.BENCH_RESULTS_DIR ?? path.joi
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function waitForReady(url, timeoutMs = 30_000) {
+export async function waitForReady(url, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

@@ -153,7 +153,16 @@ export async function runWaitlistPg() {
 
   let payloads = null;
   /** Sets aside the outbox rows nobody is to send (pgbench's, an earlier window's), so no window starts with another's mail. */
-  const setAside = () => withClient(databaseUrl, (c) => c.query(`update job set status = 'done', finished_at = now() where status in ('pending', 'running')`));
+  const setAside = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await withClient(databaseUrl, (c) => c.query(`update job set status = 'done', finished_at = now() where status in ('pending', 'running')`));
+      } catch (error) {
+        // The worker may be marking a batch done at the same moment, its rows locked in another order.
+        if (error?.code !== '40P01' || attempt === 5) throw error;
+      }
+    }
+  };
   const counts = () =>
     withClient(databaseUrl, async (c) => ({ entries: (await c.query('select count(*)::int as n from waitlist_entry')).rows[0].n, jobs: await jobCounts(c) }));
 
