@@ -13,5 +13,11 @@ export function sqlState(error: unknown): string | null {
 /** A unique constraint refused the row (SQLSTATE 23505): somebody else made it first. */
 export const isUniqueViolation = (error: unknown) => sqlState(error) === '23505';
 
-/** Class 22, "data exception": a value the database cannot take (NUL in text, an invalid encoding, out of range). */
-export const isDataException = (error: unknown) => sqlState(error)?.startsWith('22') ?? false;
+/**
+ * Class 22, "data exception": a value the database cannot take (NUL in text, an invalid encoding, out of range),
+ * or a CHECK constraint refusing it (23514): validation should have caught it first; this is the backstop.
+ */
+export const isDataException = (error: unknown) => {
+  const state = sqlState(error);
+  return (state?.startsWith('22') ?? false) || state === '23514';
+};

@@ -40,6 +40,10 @@ describe('the loan schema', () => {
     expect(fieldsOf({ ...valid, noteRatePercent: 7.1234 })).toContain('noteRatePercent');
     expect(fieldsOf({ ...valid, noteRatePercent: 7.125 })).toEqual([]);
     expect(fieldsOf({ ...valid, noteRatePercent: Number.NaN })).toContain('noteRatePercent');
+    // Found by the property-based test: positive, but stored as 0 thousandths.
+    expect(fieldsOf({ ...valid, noteRatePercent: 5e-324 })).toContain('noteRatePercent');
+    expect(fieldsOf({ ...valid, noteRatePercent: 0.0004 })).toContain('noteRatePercent');
+    expect(fieldsOf({ ...valid, noteRatePercent: 0.001 })).toEqual([]);
   });
 
   it('accepts real dates only', () => {

@@ -60,7 +60,10 @@ const percent = (label: string, { min, max, minExclusive = false }: { min: numbe
   z
     .number({ error: `${label} must be a number` })
     .refine(Number.isFinite, { error: `${label} must be a number` })
-    .refine((value) => (minExclusive ? value > min : value >= min), { error: `${label} must be ${minExclusive ? 'more than' : 'at least'} ${min} %` })
+    // Compared as stored (thousandths of a percent): 0.0001 % is stored as 0, which is not more than 0.
+    .refine((value) => (minExclusive ? Math.round(value * 1000) > min * 1000 : value >= min), {
+      error: `${label} must be ${minExclusive ? 'more than' : 'at least'} ${min} %`,
+    })
     .refine((value) => value <= max, { error: `${label} must be at most ${max} %` })
     .refine((value) => Math.abs(Math.round(value * 1000) - value * 1000) < 1e-6, { error: `${label} takes at most 3 decimals` });
 
