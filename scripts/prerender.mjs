@@ -89,7 +89,13 @@ for (const { name, source } of prerenderTargets) {
   ].join('\n    ');
   let out = template.replace('<!--page-head-->', head).replace('<!--page-html-->', html);
   if (paintFirst) {
-    out = out.replace(entryScript[0], `<script type="module" crossorigin src="/${loaderFile}"></script>`);
+    // The loader goes last in <head>, after the stylesheet, at low priority: nothing in it is needed for
+    // the first paint, so the render-blocking stylesheet is fetched first.
+    out = out
+      .split('\n')
+      .filter((line) => line.trim() !== entryScript[0])
+      .join('\n')
+      .replace('</head>', `  <script type="module" crossorigin fetchpriority="low" src="/${loaderFile}"></script>\n  </head>`);
     for (const [link] of templatePreloads) out = out.replace(link, '');
   }
   await writeFile(path.join(pagesDir, `${name}.html`), out);
