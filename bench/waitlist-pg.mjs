@@ -20,7 +20,7 @@ const DATABASE = 'coverly_bench_waitlist';
 const CONNECTIONS = Number(process.env.BENCH_WAITLIST_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_WAITLIST_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_WAITLIST_ROUNDS ?? 9);
-const APP_WARMUP = Number(process.env.BENCH_WAITLIST_WARMUP_SECONDS ?? 6);
+const APP_WARMUP = Number(process.env.BENCH_WAITLIST_WARMUP_SECONDS ?? 15);
 const PGBENCH_WARMUP = 2;
 const DRAIN_LIMIT_MS = 120_000;
 
