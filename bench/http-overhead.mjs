@@ -19,7 +19,8 @@ const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 10);
 // and each pair (bare then app, or app then bare) shares its moment.
 const DURATION = Number(process.env.BENCH_HTTP_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 11);
-const WARMUP = 2;
+// Both servers warm up first: the app's code is compiled as it runs, and its first seconds are not its steady state.
+const WARMUP = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 10);
 
 /** Headers every answer of the app must carry (the security set and the request id). */
 const REQUIRED_HEADERS = [
@@ -159,7 +160,7 @@ export async function runHttpOverhead() {
     const md = [
       `# Per-request overhead: GET /healthz`,
       ``,
-      `${result.date} · Node ${result.node} · autocannon, ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} alternating pairs (median of the pairs' ratios)`,
+      `${result.date} · Node ${result.node} · autocannon, ${CONNECTIONS} connections, both servers warmed up for ${WARMUP} s, then ${ROUNDS} alternating pairs of ${DURATION} s runs (median of the pairs' ratios)`,
       ``,
       `| pair | bare node:http req/s | app req/s | app ÷ bare | bare CPU µs/req | app CPU µs/req | bare ÷ app CPU | app p99 ms |`,
       `|---|---|---|---|---|---|---|---|`,
