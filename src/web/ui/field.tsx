@@ -1,4 +1,57 @@
-import { useId, type ComponentProps } from 'react';
+import { useId, type ComponentProps, type ReactNode } from 'react';
+
+/** The look of a form control, red when it has an error. */
+const control = (error: string | undefined) =>
+  `mt-1.5 block w-full rounded-lg border bg-white px-3 text-base text-slate-900 shadow-sm focus:outline-2 focus:outline-offset-0 sm:text-sm ${
+    error ? 'border-red-600 focus:outline-red-600' : 'border-slate-300 focus:border-navy-600 focus:outline-navy-600'
+  }`;
+
+/** The ids a control's `aria-describedby` names: its error and its hint, when shown. */
+const describedBy = (id: string, error: string | undefined, hint: ReactNode) =>
+  [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+
+/** A control's label (with the required mark), then the control, its hint and its error message. */
+function Described({
+  id,
+  label,
+  required,
+  error,
+  hint,
+  className,
+  children,
+}: {
+  id: string;
+  label: string;
+  required?: boolean | undefined;
+  error?: string | undefined;
+  hint?: ReactNode;
+  className?: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+        {required ? (
+          <span className="ml-0.5 text-red-700" aria-hidden="true">
+            *
+          </span>
+        ) : null}
+      </label>
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /** A labelled text input with its error message wired up for assistive technology. */
 export function TextField({
@@ -10,36 +63,91 @@ export function TextField({
   ...input
 }: ComponentProps<'input'> & { label: string; error?: string | undefined; hint?: string }) {
   const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-        {required ? (
-          <span className="ml-0.5 text-red-700" aria-hidden="true">
-            *
-          </span>
-        ) : null}
-      </label>
+    <Described id={id} label={label} required={required} error={error} hint={hint} className={className}>
       <input
         id={id}
         required={required}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={`mt-1.5 block h-11 w-full rounded-lg border bg-white px-3 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus:outline-2 focus:outline-offset-0 sm:text-sm ${
-          error ? 'border-red-600 focus:outline-red-600' : 'border-slate-300 focus:border-navy-600 focus:outline-navy-600'
-        }`}
+        aria-describedby={describedBy(id, error, hint)}
+        className={`${control(error)} h-11 placeholder:text-slate-500`}
         {...input}
       />
-      {hint ? (
-        <p id={hintId} className="mt-1 text-xs text-slate-600">
-          {hint}
-        </p>
-      ) : null}
+    </Described>
+  );
+}
+
+/** A labelled <select> with its error, as TextField does for inputs. */
+export function SelectField({
+  label,
+  required,
+  error,
+  hint,
+  className,
+  children,
+  ...select
+}: ComponentProps<'select'> & { label: string; error?: string | undefined; hint?: ReactNode }) {
+  const id = useId();
+  return (
+    <Described id={id} label={label} required={required} error={error} hint={hint} className={className}>
+      <select
+        id={id}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={`${control(error)} h-11`}
+        {...select}
+      >
+        {children}
+      </select>
+    </Described>
+  );
+}
+
+/** A labelled <textarea> with its error. */
+export function TextAreaField({
+  label,
+  required,
+  error,
+  hint,
+  className,
+  ...textarea
+}: ComponentProps<'textarea'> & { label: string; error?: string | undefined; hint?: ReactNode }) {
+  const id = useId();
+  return (
+    <Described id={id} label={label} required={required} error={error} hint={hint} className={className}>
+      <textarea
+        id={id}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={`${control(error)} min-h-24 py-2`}
+        {...textarea}
+      />
+    </Described>
+  );
+}
+
+/** A checkbox with its label beside it. */
+export function CheckboxField({ label, error, className, ...input }: Omit<ComponentProps<'input'>, 'type'> & { label: string; error?: string | undefined }) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <div className="flex min-h-11 items-center gap-3">
+        <input
+          id={id}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className="size-5 rounded border-slate-400 text-navy-700 focus:outline-2 focus:outline-navy-600"
+          {...input}
+        />
+        <label htmlFor={id} className="text-sm font-medium text-slate-800">
+          {label}
+        </label>
+      </div>
       {error ? (
-        <p id={errorId} className="mt-1 text-sm text-red-700">
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
           {error}
         </p>
       ) : null}

@@ -16,11 +16,11 @@ import type { LoanInput } from '../../../../shared/schemas/loans';
 import type { ApiError } from '../../../lib/api-client';
 import { useAppForm, type FieldExplanation } from '../../../lib/use-app-form';
 import { Button } from '../../../ui/button';
-import { TextField } from '../../../ui/field';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { liveDscrFields, LoanFormSchema, MAX_UNIT_RENTS, type LoanFormValues } from '../loan-form-values';
 import { DscrFigures } from './dscr-figures';
-import { CheckboxField, FormSection, SelectField, TextAreaField } from './form-fields';
+import { FormSection } from './form-section';
 
 export interface Assignee {
   id: string;

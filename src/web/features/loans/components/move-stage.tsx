@@ -7,7 +7,7 @@ import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
 import { failureDescription, useFailureNotice } from '../../app-shell/me-context';
 import { useChangeStage } from '../api/change-stage';
-import { SelectField, TextAreaField } from './form-fields';
+import { SelectField, TextAreaField } from '../../../ui/field';
 
 /**
  * Moves the loan: the targets canMoveStage allows from where it is (an

@@ -15,7 +15,7 @@ import { useInviteParticipant } from '../api/invite-participant';
 import { useParticipants } from '../api/list-participants';
 import { useRemoveParticipant } from '../api/remove-participant';
 import { useWithdrawLoanInvitation } from '../api/withdraw-loan-invitation';
-import { SelectField } from './form-fields';
+import { SelectField } from '../../../ui/field';
 
 /**
  * "Borrowers" on the team's loan page (owners and assistants): who follows
