@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { LoanParticipantRole } from '../../shared/domain/access';
 import { formatPropertyAddress } from '../../shared/domain/loan-fields';
 import type { Db } from '../db/client';
@@ -24,23 +24,10 @@ export async function joinLoan(
   await tx.update(loan).set({ lastActivityAt: new Date() }).where(eq(loan.id, loanId));
 }
 
-/** The loans a person takes part in as a borrower or co-borrower. */
-export async function loansOfParticipant(db: Db, userId: string) {
-  return db.select({ loanId: loanParticipant.loanId, role: loanParticipant.role }).from(loanParticipant).where(eq(loanParticipant.userId, userId));
-}
-
 /** How many loans a person follows (GET /api/me: whether the app shows "My loans"). */
 export async function countParticipantLoans(db: Db, userId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(loanParticipant).where(eq(loanParticipant.userId, userId));
   return row?.n ?? 0;
-}
-
-export async function isParticipant(db: Db, loanId: string, userId: string) {
-  const [row] = await db
-    .select({ userId: loanParticipant.userId })
-    .from(loanParticipant)
-    .where(and(eq(loanParticipant.loanId, loanId), eq(loanParticipant.userId, userId)));
-  return Boolean(row);
 }
 
 /** The loan's property address, for the invitation page. */

@@ -17,8 +17,6 @@ import { loanRoleOf } from './loans.queries';
 import * as loans from './loans.service';
 import { loanActivity, pipeline, pipelineCsv, pipelineCsvFilename } from './pipeline';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const ActivityQuery = z.strictObject({
   before: z.coerce.number({ error: 'before must be an activity id' }).int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
 });
@@ -33,7 +31,7 @@ export const loansFeature: Feature = async (app, deps) => {
   deps.access.register('loanId', async (loanId, request) => {
     const { principal } = request;
     // A malformed id names no loan: the same 404 as an unknown one.
-    if (principal.kind !== 'user' || !UUID.test(loanId)) return { loanRole: { kind: 'none' } };
+    if (principal.kind !== 'user' || !LoanParams.safeParse({ loanId }).success) return { loanRole: { kind: 'none' } };
     return { loanRole: await loanRoleOf(deps.db, loanId, principal) };
   });
 
