@@ -14,7 +14,7 @@ import { features } from './features';
 import { registerJobWake } from './platform/jobs/job-wake';
 import { PROBLEM_CONTENT_TYPE, registerProblemHandlers, apiNotFoundProblem } from './platform/http/problem';
 import { registerJsonParser } from './platform/http/json-body';
-import { OneLinePerRequest, registerRequestId } from './platform/http/request-log';
+import { deferredChildLogger, OneLinePerRequest, registerRequestId } from './platform/http/request-log';
 import { registerNoStore, registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
 import { registerStaticSite } from './platform/site/static-site';
 
@@ -49,10 +49,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const onJobsEnqueued = deps.onJobsEnqueued ?? (() => {});
   const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    ...(deps.logger ? { loggerInstance: deps.logger, childLoggerFactory: deferredChildLogger } : { logger: false }),
     genReqId: () => randomUUID(),
     // One line per request (method, URL, status, time taken) rather than two.
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(deps.logger),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Closing the server ends keep-alive connections instead of waiting on them.

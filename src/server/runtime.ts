@@ -9,6 +9,7 @@ import { databaseTargetFor, openDatabase, type Database } from './db/client';
 import { lockEmbeddedDatabase } from './db/embedded-lock';
 import { MAIL_QUEUE, mailJobHandler } from './platform/mail/mail-jobs';
 import { createMailer, type Mailer } from './platform/mail/mailer';
+import { loggableUrl } from './platform/http/request-log';
 import { JobWorker, type JobWorkerOptions } from './platform/jobs/worker';
 
 export interface Runtime {
@@ -19,18 +20,6 @@ export interface Runtime {
   logger: FastifyBaseLogger;
   /** Stops accepting, finishes in-flight requests and jobs, closes the database. */
   stop(): Promise<void>;
-}
-
-/** Query parameters whose values never reach a log line (a token sent where it does not belong, say). */
-const SECRET_QUERY = /token|code|secret|password|key/i;
-
-/** A request URL for the log: its path, and its query with secret-looking values replaced. */
-export function loggableUrl(url: string): string {
-  const [path = '', query] = url.split(/\?(.*)/s);
-  if (!query) return path;
-  const params = new URLSearchParams(query);
-  for (const name of new Set(params.keys())) if (SECRET_QUERY.test(name)) params.set(name, '[redacted]');
-  return `${path}?${params.toString()}`;
 }
 
 let stdout: ReturnType<typeof pino.destination> | undefined;

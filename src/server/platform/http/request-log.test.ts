@@ -2,28 +2,51 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime';
-import { OneLinePerRequest, registerRequestId } from './request-log';
+import { deferredChildLogger, loggableUrl, OneLinePerRequest, registerRequestId } from './request-log';
 
-async function appLogging() {
-  const lines: Record<string, unknown>[] = [];
-  const logger = createLogger({ logLevel: 'info' }, { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
-  const app = Fastify({ loggerInstance: logger, logController: new OneLinePerRequest(), genReqId: () => randomUUID() });
+async function appLogging(logLevel = 'info') {
+  const raw: string[] = [];
+  const logger = createLogger({ logLevel }, { write: (line) => void raw.push(line) });
+  const app = Fastify({
+    loggerInstance: logger,
+    childLoggerFactory: deferredChildLogger,
+    logController: new OneLinePerRequest(logger),
+    genReqId: () => randomUUID(),
+  });
   registerRequestId(app);
   app.get('/ok', async (request) => {
     request.log.info('inside the route');
+    return { ok: true };
+  });
+  app.get('/quiet', () => ({ quiet: true }));
+  app.get('/debug', async (request) => {
+    request.log.debug('only at debug');
     return { ok: true };
   });
   app.get('/fails', async () => {
     throw new Error('boom');
   });
   await app.ready();
-  return { app, lines };
+  return {
+    app,
+    logger,
+    raw,
+    get lines() {
+      return raw.map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+  };
 }
+
+/** Keys of a parsed line, nested ones as `req.method`, in the order they were written. */
+const keyPaths = (value: unknown, prefix = ''): string[] =>
+  value && typeof value === 'object' ? Object.entries(value).flatMap(([key, inner]) => [`${prefix}${key}`, ...keyPaths(inner, `${prefix}${key}.`)]) : [];
 
 describe('OneLinePerRequest and registerRequestId', () => {
   it('logs one line per request, with its reqId, the request, the status and the time taken', async () => {
-    const { app, lines } = await appLogging();
+    const log = await appLogging();
+    const { app } = log;
     const response = await app.inject('/ok?token=secret');
+    const { lines } = log;
     const id = response.headers['x-request-id'];
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const ofRequest = lines.filter((line) => line.reqId === id);
@@ -34,12 +57,63 @@ describe('OneLinePerRequest and registerRequestId', () => {
   });
 
   it('puts x-request-id on errors and unknown routes too', async () => {
-    const { app, lines } = await appLogging();
+    const log = await appLogging();
+    const { app } = log;
     const failed = await app.inject('/fails');
     const unknown = await app.inject('/nowhere');
+    const { lines } = log;
     for (const response of [failed, unknown]) expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines.filter((line) => line.reqId === failed.headers['x-request-id']).at(-1)).toMatchObject({ res: { statusCode: 500 } });
     expect(lines.filter((line) => line.reqId === unknown.headers['x-request-id']).at(-1)).toMatchObject({ res: { statusCode: 404 }, msg: 'request completed' });
     await app.close();
+  });
+
+  it('writes the completion line exactly as pino would, escaped, for any URL', async () => {
+    const log = await appLogging();
+    const { app, logger, raw } = log;
+    const url = '/quiet?name=%22quoted%22%5C&code=1234&x=\u2028';
+    const response = await app.inject(url);
+    const ours = log.lines.find((line) => line.reqId === response.headers['x-request-id']);
+    // What pino itself writes for the same request, through the process logger's own serialisers.
+    const request = { method: 'GET', url, ip: '127.0.0.1' };
+    logger.child({ reqId: ours?.reqId }).info({ req: request, res: { statusCode: 200 }, responseTime: ours?.responseTime }, 'request completed');
+    const pinos = JSON.parse(raw.at(-1) ?? '{}') as Record<string, unknown>;
+    expect(keyPaths(ours)).toEqual(keyPaths(pinos));
+    expect({ ...ours, time: 0 }).toEqual({ ...pinos, time: 0 });
+    expect(ours?.req).toEqual({ method: 'GET', url: loggableUrl(url), remoteAddress: '127.0.0.1' });
+    expect(JSON.stringify(ours)).not.toContain('1234');
+    await app.close();
+  });
+
+  it('makes a request its own logger only when it logs, and honours the level', async () => {
+    const atInfo = await appLogging('info');
+    await atInfo.app.inject('/debug');
+    expect(atInfo.lines.map((line) => line.msg)).toEqual(['request completed']);
+    await atInfo.app.close();
+
+    const atDebug = await appLogging('debug');
+    const response = await atDebug.app.inject('/debug');
+    expect(atDebug.lines.filter((line) => line.reqId === response.headers['x-request-id']).map((line) => line.msg)).toEqual([
+      'only at debug',
+      'request completed',
+    ]);
+    await atDebug.app.close();
+
+    const atWarn = await appLogging('warn');
+    await atWarn.app.inject('/ok');
+    await atWarn.app.inject('/fails');
+    // Fastify logs the 500's error at error level; the completion line (info) is not written.
+    expect(atWarn.lines.map((line) => [line.level, line.msg])).toEqual([[50, 'boom']]);
+    await atWarn.app.close();
+  });
+});
+
+describe('loggableUrl', () => {
+  it('keeps paths and harmless queries, and redacts secret-looking values', () => {
+    expect(loggableUrl('/healthz')).toBe('/healthz');
+    expect(loggableUrl('/a?')).toBe('/a');
+    expect(loggableUrl('/a?page=2')).toBe('/a?page=2');
+    expect(loggableUrl('/reset?token=abc&next=%2Fapp')).toBe('/reset?token=%5Bredacted%5D&next=%2Fapp');
+    expect(loggableUrl('/a?b=1?c&apiKey=x')).toBe('/a?b=1%3Fc&apiKey=%5Bredacted%5D');
   });
 });
