@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { AppError } from '../../shared/errors';
 import {
   decideAccess,
@@ -115,10 +115,32 @@ export class AccessTargets {
  */
 export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = new AccessTargets() }: { auth: Auth; db: Db; targets?: AccessTargets }) {
   app.decorate('routeAccessTable', []);
-  app.decorateRequest('principal', null as never);
+  // A public route's caller is anonymous without asking: only the routes that check set a principal.
+  const principals = new WeakMap<FastifyRequest, Principal>();
+  app.decorateRequest('principal', {
+    getter(this: FastifyRequest) {
+      return principals.get(this) ?? ANONYMOUS;
+    },
+    setter(this: FastifyRequest, principal: Principal) {
+      principals.set(this, principal);
+    },
+  });
   app.decorateRequest('sessionExpiresAt', null);
   app.decorateRequest('accessTarget', null as never);
 
+  const check = async (request: FastifyRequest, reply: FastifyReply, access: Exclude<RouteAccess, 'public'>, loanAction: LoanAction | undefined) => {
+    request.principal = await resolvePrincipal(auth, db, request, reply);
+    request.accessTarget = await targets.resolve(request);
+    const decision = decideAccess(access, request.principal, request.accessTarget, loanAction);
+    if (decision === 'unauthenticated') throw new AppError('unauthenticated', 'Sign in to continue');
+    if (decision === 'mfa-required') throw new AppError('mfa_required', 'Set up two-step verification to continue');
+    if (decision === 'hidden') {
+      return reply.status(404).type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
+    }
+  };
+
+  // The check is attached to each route as it is declared (its first preHandler), so it runs on the
+  // route the router matched, whatever the spelling of the URL; a public route carries no check at all.
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     const isApi = route.url.startsWith('/api');
@@ -133,25 +155,9 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = 
       if (method === 'HEAD') continue;
       app.routeAccessTable.push({ method, url: route.url, access: access ?? 'public', ...(loanAction ? { loanAction } : {}) });
     }
-  });
-
-  const check = async (request: FastifyRequest, reply: FastifyReply, access: RouteAccess) => {
-    request.principal = await resolvePrincipal(auth, db, request, reply);
-    request.accessTarget = await targets.resolve(request);
-    const decision = decideAccess(access, request.principal, request.accessTarget, request.routeOptions.config.loanAction);
-    if (decision === 'unauthenticated') throw new AppError('unauthenticated', 'Sign in to continue');
-    if (decision === 'mfa-required') throw new AppError('mfa_required', 'Set up two-step verification to continue');
-    if (decision === 'hidden') {
-      return reply.status(404).type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
+    if (access && access !== 'public') {
+      const accessCheck: preHandlerHookHandler = (request, reply, done) => void check(request, reply, access, loanAction).then(() => done(), done);
+      route.preHandler = [accessCheck, ...[route.preHandler ?? []].flat()];
     }
-  };
-  // A plain callback hook: a public route (most requests) passes without a promise.
-  app.addHook('preHandler', (request, reply, done) => {
-    const access = request.routeOptions.config.access ?? 'public';
-    if (access === 'public') {
-      request.principal = ANONYMOUS;
-      return done();
-    }
-    check(request, reply, access).then(() => done(), done);
   });
 }

@@ -1,5 +1,5 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type onSendHookHandler } from 'fastify';
 import { AppError } from '../../../shared/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -87,13 +87,16 @@ export function registerOriginCheck(app: FastifyInstance, { publicUrl }: { publi
 /**
  * No cache keeps an API answer unless its route says otherwise (team logos
  * are public and immutable): they carry personal data and session tokens.
- * Decided by the matched route, so every spelling of a path gets it, and a
- * hidden route's 404 stays identical to an unknown route's (which the
- * not-found handler marks the same way).
+ * Attached to every /api route as it is declared, so every spelling of a path
+ * that reaches the route gets it, and a hidden route's 404 stays identical to
+ * an unknown route's (which the not-found handler marks the same way).
  */
 export function registerNoStore(app: FastifyInstance) {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.routeOptions.url?.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+  const noStore: onSendHookHandler = (_request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api')) route.onSend = [...[route.onSend ?? []].flat(), noStore];
   });
 }

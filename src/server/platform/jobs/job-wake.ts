@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 
 /**
  * Wakes the job worker for jobs a request enqueued, with no route having to
@@ -45,15 +45,16 @@ declare module 'fastify' {
 /** Runs every route handler registered after this inside a request's job scope, and wakes `wake` as described above. */
 export function registerJobWake(app: FastifyInstance, wake: () => void) {
   app.decorateRequest('jobs', null);
+  const answering: onSendHookHandler = (request, _reply, payload, done) => {
+    request.jobs?.answering();
+    done(null, payload);
+  };
   app.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, request, reply) {
       request.jobs = new RequestJobs(wake);
       return scope.run(request.jobs, () => handler.call(this, request, reply));
     };
-  });
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    request.jobs?.answering();
-    done(null, payload);
+    route.onSend = [...[route.onSend ?? []].flat(), answering];
   });
 }
