@@ -2,9 +2,12 @@
 // its real config, security headers, request ids, JSON logging at the default
 // level into a file) against a bare node:http server giving the same answer:
 // the same JSON and the same header block, read from the app's answer first
-// (bench/bare-server.mjs). Both servers run in processes of their own; the load
-// generator (autocannon) runs in this one, with the same connections and
-// duration for both, in short runs that alternate.
+// (bench/bare-server.mjs). Beside them, plain Fastify giving the same answer
+// (bench/fastify-server.mjs): the framework's own share of the overhead, for
+// the record (the target is on the app against bare node:http). Each server
+// runs in a process of its own; the load generator (autocannon) runs in this
+// one, with the same connections and duration for all, in short runs that take
+// turns.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,9 +17,10 @@ import { cannon, checkLine, cpuMs, median, sleep, startNode, summarise, writeRes
 export const HTTP_TARGET = 0.8;
 const APP_PORT = Number(process.env.BENCH_HTTP_APP_PORT ?? 3310);
 const BARE_PORT = Number(process.env.BENCH_HTTP_BARE_PORT ?? 3311);
+const FASTIFY_PORT = Number(process.env.BENCH_HTTP_FASTIFY_PORT ?? 3315);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 10);
 // Short runs, alternated many times: other work on the machine comes and goes,
-// and each pair (bare then app, or app then bare) shares its moment.
+// and each round (bare, Fastify and app, in turns that rotate) shares its moment.
 const DURATION = Number(process.env.BENCH_HTTP_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 11);
 // Both servers warm up first: the app's code is compiled as it runs, and its first seconds are not its steady state.
@@ -64,22 +68,34 @@ export async function runHttpOverhead() {
   const body = await probe.text();
   const sameHeaders = Object.fromEntries([...probe.headers].filter(([name]) => !NODE_HEADERS.has(name)));
   let bare;
+  let fastify;
   try {
-    bare = await startNode([fileURLToPath(new URL('./bare-server.mjs', import.meta.url))], {
-      readyUrl: `http://127.0.0.1:${BARE_PORT}/healthz`,
-      env: { PORT: String(BARE_PORT), BARE_HEADERS: JSON.stringify(sameHeaders) },
-    });
+    const yardstick = (file, port) =>
+      startNode([fileURLToPath(new URL(file, import.meta.url))], {
+        readyUrl: `http://127.0.0.1:${port}/healthz`,
+        env: { PORT: String(port), BARE_HEADERS: JSON.stringify(sameHeaders) },
+      });
+    bare = await yardstick('./bare-server.mjs', BARE_PORT);
+    fastify = await yardstick('./fastify-server.mjs', FASTIFY_PORT);
   } catch (error) {
-    await app.stop();
+    await Promise.all([app.stop(), bare?.stop()]);
     throw error;
   }
   try {
-    const bareProbe = await fetch(`http://127.0.0.1:${BARE_PORT}/healthz`);
-    const bareBody = await bareProbe.text();
     const headerNames = (response) => [...response.headers.keys()].sort().join(',');
-    const sameAnswer = bareBody === body && headerNames(bareProbe) === headerNames(probe);
+    const sameAs = async (port) => {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      return (await response.text()) === body && headerNames(response) === headerNames(probe);
+    };
+    const bareProbe = await fetch(`http://127.0.0.1:${BARE_PORT}/healthz`);
+    await bareProbe.arrayBuffer();
+    const sameAnswer = (await sameAs(BARE_PORT)) && (await sameAs(FASTIFY_PORT));
 
-    const servers = { app: { port: APP_PORT, pid: app.child.pid }, bare: { port: BARE_PORT, pid: bare.child.pid } };
+    const servers = {
+      app: { port: APP_PORT, pid: app.child.pid },
+      bare: { port: BARE_PORT, pid: bare.child.pid },
+      fastify: { port: FASTIFY_PORT, pid: fastify.child.pid },
+    };
     /** One run: requests/s, and the server's CPU time per request (user + system, all its threads). */
     const load = async (which) => {
       const { port, pid } = servers[which];
@@ -92,21 +108,25 @@ export async function runHttpOverhead() {
         cpuMicrosPerRequest: cpu === null || cpuBefore === null ? null : Number(((1000 * (cpu - cpuBefore)) / result.totalRequests).toFixed(1)),
       };
     };
-    await cannon({ url: `http://127.0.0.1:${BARE_PORT}/healthz`, connections: CONNECTIONS, duration: WARMUP });
-    await cannon({ url: `http://127.0.0.1:${APP_PORT}/healthz`, connections: CONNECTIONS, duration: WARMUP });
+    for (const port of [BARE_PORT, FASTIFY_PORT, APP_PORT])
+      await cannon({ url: `http://127.0.0.1:${port}/healthz`, connections: CONNECTIONS, duration: WARMUP });
     const logBytesBefore = statSync(logFile).size;
     const rounds = [];
+    const turns = ['bare', 'fastify', 'app'];
     for (let i = 0; i < ROUNDS; i++) {
-      // Alternate which goes first, so neither always runs on a warmer machine.
-      const order = i % 2 === 0 ? ['bare', 'app'] : ['app', 'bare'];
+      // Rotate which goes first, so none always runs on a warmer machine.
+      const order = [...turns.slice(i % 3), ...turns.slice(0, i % 3)];
       const round = {};
       for (const which of order) {
         round[which] = await load(which);
         await sleep(100);
       }
+      const ratioOf = (a, b) => Number((round[a].requestsPerSecond / round[b].requestsPerSecond).toFixed(3));
       rounds.push({
         ...round,
-        ratio: Number((round.app.requestsPerSecond / round.bare.requestsPerSecond).toFixed(3)),
+        ratio: ratioOf('app', 'bare'),
+        fastifyRatio: ratioOf('fastify', 'bare'),
+        appToFastify: ratioOf('app', 'fastify'),
         cpuRatio: round.app.cpuMicrosPerRequest ? Number((round.bare.cpuMicrosPerRequest / round.app.cpuMicrosPerRequest).toFixed(3)) : null,
       });
     }
@@ -122,7 +142,10 @@ export async function runHttpOverhead() {
     const ratio = median(rounds.map((r) => r.ratio));
     const cpuRatio = rounds[0].cpuRatio === null ? null : median(rounds.map((r) => r.cpuRatio));
     const cpu = (which) => (cpuRatio === null ? null : median(rounds.map((r) => r[which].cpuMicrosPerRequest)));
-    const failures = rounds.reduce((sum, r) => sum + r.app.errors + r.app.non2xx + r.bare.errors + r.bare.non2xx, 0);
+    const fastifyRps = median(rounds.map((r) => r.fastify.requestsPerSecond));
+    const fastifyRatio = median(rounds.map((r) => r.fastifyRatio));
+    const appToFastify = median(rounds.map((r) => r.appToFastify));
+    const failures = rounds.reduce((sum, r) => sum + turns.reduce((inner, which) => inner + r[which].errors + r[which].non2xx, 0), 0);
     const checks = [
       { what: `app ÷ bare node:http requests/s ≥ ${HTTP_TARGET}`, ok: ratio >= HTTP_TARGET, value: ratio },
       {
@@ -136,20 +159,23 @@ export async function runHttpOverhead() {
         value: `${requestLines.length} request log lines for ${appRequests} requests`,
       },
       { what: 'no errors or non-2xx answers under load', ok: failures === 0, value: failures },
-      { what: 'the bare server answers the same JSON with the same headers', ok: sameAnswer, value: sameAnswer ? 'same' : 'different' },
+      { what: 'bare node:http and plain Fastify answer the same JSON with the same headers', ok: sameAnswer, value: sameAnswer ? 'same' : 'different' },
     ];
     const result = {
       date: new Date().toISOString(),
       node: process.version,
-      what: 'GET /healthz: the real app (dist/server/main.js, LOG_LEVEL default, log to a file) vs bare node:http giving the same answer (JSON and headers), each in its own process, autocannon in the bench process',
+      what: 'GET /healthz: the real app (dist/server/main.js, LOG_LEVEL default, log to a file) vs bare node:http giving the same answer (JSON and headers), and plain Fastify giving it too, each in its own process, autocannon in the bench process',
       connections: CONNECTIONS,
       durationSeconds: DURATION,
       rounds,
       bareRequestsPerSecond: bareRps,
       appRequestsPerSecond: appRps,
+      fastifyRequestsPerSecond: fastifyRps,
       ratio,
+      fastifyRatio,
+      appToFastify,
       target: HTTP_TARGET,
-      cpuMicrosPerRequest: { bare: cpu('bare'), app: cpu('app') },
+      cpuMicrosPerRequest: { bare: cpu('bare'), fastify: cpu('fastify'), app: cpu('app') },
       cpuRatio,
       logLinesPerRequest: Number((requestLines.length / appRequests).toFixed(2)),
       sampleLogLine: sample,
@@ -160,17 +186,18 @@ export async function runHttpOverhead() {
     const md = [
       `# Per-request overhead: GET /healthz`,
       ``,
-      `${result.date} · Node ${result.node} · autocannon, ${CONNECTIONS} connections, both servers warmed up for ${WARMUP} s, then ${ROUNDS} alternating pairs of ${DURATION} s runs (median of the pairs' ratios)`,
+      `${result.date} · Node ${result.node} · autocannon, ${CONNECTIONS} connections, every server warmed up for ${WARMUP} s, then ${ROUNDS} rounds of ${DURATION} s runs, one per server in rotating turns (medians of the rounds' ratios)`,
       ``,
-      `| pair | bare node:http req/s | app req/s | app ÷ bare | bare CPU µs/req | app CPU µs/req | bare ÷ app CPU | app p99 ms |`,
-      `|---|---|---|---|---|---|---|---|`,
+      `| round | bare node:http req/s | plain Fastify req/s | app req/s | app ÷ bare | Fastify ÷ bare | app ÷ Fastify | bare CPU µs/req | Fastify CPU µs/req | app CPU µs/req | app p99 ms |`,
+      `|---|---|---|---|---|---|---|---|---|---|---|`,
       ...rounds.map(
         (r, i) =>
-          `| ${i + 1} | ${r.bare.requestsPerSecond} | ${r.app.requestsPerSecond} | ${r.ratio} | ${r.bare.cpuMicrosPerRequest} | ${r.app.cpuMicrosPerRequest} | ${r.cpuRatio} | ${r.app.latencyMs.p99} |`,
+          `| ${i + 1} | ${r.bare.requestsPerSecond} | ${r.fastify.requestsPerSecond} | ${r.app.requestsPerSecond} | ${r.ratio} | ${r.fastifyRatio} | ${r.appToFastify} | ${r.bare.cpuMicrosPerRequest} | ${r.fastify.cpuMicrosPerRequest} | ${r.app.cpuMicrosPerRequest} | ${r.app.latencyMs.p99} |`,
       ),
-      `| **median** | **${bareRps}** | **${appRps}** | **${ratio}** | **${cpu('bare')}** | **${cpu('app')}** | **${cpuRatio}** | |`,
+      `| **median** | **${bareRps}** | **${fastifyRps}** | **${appRps}** | **${ratio}** | **${fastifyRatio}** | **${appToFastify}** | **${cpu('bare')}** | **${cpu('fastify')}** | **${cpu('app')}** | |`,
       ``,
-      `The bare server answers with the app's own header block (${Object.keys(sameHeaders).length} headers: the security set and an x-request-id), so both put the same bytes on the wire.`,
+      `The bare server and plain Fastify answer with the app's own header block (${Object.keys(sameHeaders).length} headers: the security set and an x-request-id), so all three put the same bytes on the wire.`,
+      `Plain Fastify (bench/fastify-server.mjs: no logger, one hook, one route) is the framework alone: Fastify ÷ bare is its share of the overhead, app ÷ Fastify the app's own (hooks, logger, request log line, AsyncLocalStorage).`,
       `The target is on requests/s. CPU time per request (from /proc, all the server's threads) is shown beside it: it is less disturbed by other work on the machine.`,
       ``,
       `App log: ${result.logLinesPerRequest} lines with a reqId per request (JSON to a file, level info).`,
@@ -183,7 +210,7 @@ export async function runHttpOverhead() {
     console.log(md);
     return { name: 'http-overhead', checks };
   } finally {
-    await Promise.all([app.stop(), bare.stop()]);
+    await Promise.all([app.stop(), bare.stop(), fastify.stop()]);
     rmSync(work, { recursive: true, force: true });
   }
 }
