@@ -85,7 +85,7 @@ describe('OneLinePerRequest and registerRequestId', () => {
     await app.close();
   });
 
-  it('makes a request its own logger only when it logs, and honours the level', async () => {
+  it('writes what a request logs only at the levels the logger writes, with its reqId', async () => {
     const atInfo = await appLogging('info');
     await atInfo.app.inject('/debug');
     expect(atInfo.lines.map((line) => line.msg)).toEqual(['request completed']);
