@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime';
 import { deferredChildLogger, loggableUrl, OneLinePerRequest, registerRequestId } from './request-log';
 
-async function appLogging(logLevel = 'info') {
+async function appLogging(logLevel: Parameters<typeof createLogger>[0]['logLevel'] = 'info') {
   const raw: string[] = [];
   const logger = createLogger({ logLevel }, { write: (line) => void raw.push(line) });
   const app = Fastify({
