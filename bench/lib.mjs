@@ -19,7 +19,10 @@ export async function waitForReady(url, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(url)).ok) return;
+      // Read to the end and closed: no server under test keeps an idle connection from the bench.
+      const response = await fetch(url, { headers: { connection: 'close' } });
+      await response.arrayBuffer();
+      if (response.ok) return;
     } catch {
       // not up yet
     }
