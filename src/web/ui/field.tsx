@@ -6,9 +6,13 @@ const control = (error: string | undefined) =>
     error ? 'border-red-600 focus:outline-red-600' : 'border-slate-300 focus:border-navy-600 focus:outline-navy-600'
   }`;
 
-/** The ids a control's `aria-describedby` names: its error and its hint, when shown. */
-const describedBy = (id: string, error: string | undefined, hint: ReactNode) =>
-  [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+/** A described control's own attributes: its id, whether it is required, and its error and hint for assistive technology. */
+const controlAttributes = (id: string, required: boolean | undefined, error: string | undefined, hint: ReactNode) => ({
+  id,
+  required,
+  'aria-invalid': error ? true : undefined,
+  'aria-describedby': [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined,
+});
 
 /** A control's label (with the required mark), then the control, its hint and its error message. */
 function Described({
@@ -65,14 +69,7 @@ export function TextField({
   const id = useId();
   return (
     <Described id={id} label={label} required={required} error={error} hint={hint} className={className}>
-      <input
-        id={id}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
-        className={`${control(error)} h-11 placeholder:text-slate-500`}
-        {...input}
-      />
+      <input {...controlAttributes(id, required, error, hint)} className={`${control(error)} h-11 placeholder:text-slate-500`} {...input} />
     </Described>
   );
 }
@@ -90,14 +87,7 @@ export function SelectField({
   const id = useId();
   return (
     <Described id={id} label={label} required={required} error={error} hint={hint} className={className}>
-      <select
-        id={id}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
-        className={`${control(error)} h-11`}
-        {...select}
-      >
+      <select {...controlAttributes(id, required, error, hint)} className={`${control(error)} h-11`} {...select}>
         {children}
       </select>
     </Described>
@@ -116,14 +106,7 @@ export function TextAreaField({
   const id = useId();
   return (
     <Described id={id} label={label} required={required} error={error} hint={hint} className={className}>
-      <textarea
-        id={id}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
-        className={`${control(error)} min-h-24 py-2`}
-        {...textarea}
-      />
+      <textarea {...controlAttributes(id, required, error, hint)} className={`${control(error)} min-h-24 py-2`} {...textarea} />
     </Described>
   );
 }
