@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cannon, checkLine, cpuMs, median, sleep, startNode, summarise, writeResults } from './lib.mjs';
+import { cannon, cpuMs, median, sleep, startNode, summarise, report, runIfMain } from './lib.mjs';
 
 export const HTTP_TARGET = 0.8;
 const APP_PORT = Number(process.env.BENCH_HTTP_APP_PORT ?? 3310);
@@ -203,21 +203,12 @@ export async function runHttpOverhead() {
       `The target is on requests/s. CPU time per request (from /proc, all the server's threads) is shown beside it: it is less disturbed by other work on the machine.`,
       ``,
       `App log: ${result.logLinesPerRequest} lines with a reqId per request (JSON to a file, level info).`,
-      ``,
-      `## Targets`,
-      ``,
-      ...checks.map(checkLine),
-    ].join('\n');
-    await writeResults('http-overhead', result, md);
-    console.log(md);
-    return { name: 'http-overhead', checks };
+    ];
+    return await report('http-overhead', result, md, checks);
   } finally {
     await Promise.all([app.stop(), bare.stop(), fastify.stop()]);
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { checks } = await runHttpOverhead();
-  if (checks.some((c) => !c.ok)) process.exitCode = 1;
-}
+await runIfMain(import.meta.url, runHttpOverhead);

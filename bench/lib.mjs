@@ -102,10 +102,25 @@ export const median = (values) => {
 };
 
 /** Writes bench/results/<name>.json and .md. */
-export async function writeResults(name, json, markdown) {
+export const checkLine = (c) => `- ${c.ok ? 'met' : 'MISSED'}: ${c.what} (${c.value})`;
+
+/**
+ * A benchmark's results: `bench/results/<name>.json` (the whole `result`) and
+ * `<name>.md` (its `lines`, then a line per target), printed too. Resolves with
+ * what bench/run.mjs summarises.
+ */
+export async function report(name, result, lines, checks) {
+  const markdown = [...lines, ``, `## Targets`, ``, ...checks.map(checkLine), ``].join('\n');
   await mkdir(resultsDir, { recursive: true });
-  await writeFile(path.join(resultsDir, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
-  await writeFile(path.join(resultsDir, `${name}.md`), markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+  await writeFile(path.join(resultsDir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(path.join(resultsDir, `${name}.md`), markdown);
+  console.log(markdown);
+  return { name, checks };
 }
 
-export const checkLine = (c) => `- ${c.ok ? 'met' : 'MISSED'}: ${c.what} (${c.value})`;
+/** Runs a benchmark when its file is run by itself (`node bench/http-overhead.mjs`): exit 1 on a missed target. */
+export async function runIfMain(moduleUrl, run) {
+  if (moduleUrl !== `file://${process.argv[1]}`) return;
+  const { checks } = await run();
+  if (checks.some((c) => !c.ok)) process.exitCode = 1;
+}

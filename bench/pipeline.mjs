@@ -13,7 +13,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { checkLine, root, startNode, writeResults } from './lib.mjs';
+import { root, startNode, report, runIfMain } from './lib.mjs';
 
 export const PIPELINE_P95_TARGET_MS = 50;
 const PORT = Number(process.env.BENCH_PIPELINE_PORT ?? 3314);
@@ -250,14 +250,8 @@ export async function runPipeline() {
       `The API does more than the yardstick: the session and access checks, the stage counts of the view (a second query), the rows' derived fields and the JSON. The plans (EXPLAIN ANALYZE) are in bench/results/pipeline.json.`,
       ``,
       `What keeps it fast: \`loan_team_pipeline_idx\` (team, last activity, id) serves the page; \`loan_team_stage_archived_idx\` serves the stage counts from the index alone; \`loan_search_trgm_idx\` (pg_trgm GIN on \`search_text\`) serves the substring search. Before migration 0008 added the last two, the counts and the search each read all 10,000 rows of the team (15 ms and 31 ms in EXPLAIN ANALYZE on a loaded machine) and the API's p95 was 180 ms (default) and 144 ms (search).`,
-      ``,
-      `## Targets`,
-      ``,
-      ...checks.map(checkLine),
-    ].join('\n');
-    await writeResults('pipeline', result, md);
-    console.log(md);
-    return { name: 'pipeline', checks };
+    ];
+    return await report('pipeline', result, md, checks);
   } finally {
     agent.destroy();
     await withClient(SERVER_URL, (client) => client.query(`drop database if exists ${DATABASE} with (force)`)).catch(() => {});
@@ -265,7 +259,4 @@ export async function runPipeline() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { checks } = await runPipeline();
-  if (checks.some((c) => !c.ok)) process.exitCode = 1;
-}
+await runIfMain(import.meta.url, runPipeline);

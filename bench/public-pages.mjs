@@ -11,7 +11,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { checkLine, median, root, startNode, writeResults } from './lib.mjs';
+import { median, root, startNode, report, runIfMain } from './lib.mjs';
 
 export const PAGE_TARGETS = { performance: 98, accessibility: 100, 'best-practices': 100, seo: 100, homeJsGzipKb: 100, homeLcpVsNoScripts: 1.2 };
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -197,14 +197,8 @@ export async function runPublicPages() {
       ),
       ``,
       `LCP of each run, ms: / ${home.lcpRuns.join(', ')}; without scripts ${base.lcpRuns.join(', ')}.`,
-      ``,
-      `## Targets`,
-      ``,
-      ...checks.map(checkLine),
-    ].join('\n');
-    await writeResults('public-pages', result, md);
-    console.log(md);
-    return { name: 'public-pages', checks };
+    ];
+    return await report('public-pages', result, md, checks);
   } finally {
     await chrome?.kill();
     await Promise.all([app.stop(), stripped.stop()]);
@@ -213,7 +207,4 @@ export async function runPublicPages() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { checks } = await runPublicPages();
-  if (checks.some((c) => !c.ok)) process.exitCode = 1;
-}
+await runIfMain(import.meta.url, runPublicPages);

@@ -17,7 +17,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureBuilt, ensureInstalled } from '../scripts/lib/ensure.mjs';
-import { resultsDir, root } from './lib.mjs';
+import { checkLine, resultsDir, root } from './lib.mjs';
 
 const BENCHMARKS = {
   http: async () => (await import('./http-overhead.mjs')).runHttpOverhead(),
@@ -55,7 +55,7 @@ const summary = [
   ``,
   `${new Date().toISOString()} · ${results.map((r) => r.name).join(', ')}`,
   ``,
-  ...results.flatMap((r) => [`## ${r.name}`, ``, ...r.checks.map((c) => `- ${c.ok ? 'met' : 'MISSED'}: ${c.what} (${c.value})`), ``]),
+  ...results.flatMap((r) => [`## ${r.name}`, ``, ...r.checks.map(checkLine), ``]),
 ].join('\n');
 if (!chosen.length) await writeFile(path.join(resultsDir, 'summary.md'), summary);
 console.log(`\n${summary}`);

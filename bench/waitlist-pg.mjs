@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { cannon, checkLine, median, sleep, startNode, summarise, writeResults } from './lib.mjs';
+import { cannon, median, sleep, startNode, summarise, report, runIfMain } from './lib.mjs';
 
 export const WAITLIST_TARGET = 0.5;
 const PORT = Number(process.env.BENCH_WAITLIST_PORT ?? 3312);
@@ -325,21 +325,12 @@ export async function runWaitlistPg() {
       ``,
       `pgbench: \`pgbench -n -M extended -c ${CONNECTIONS} -j 2 -T ${DURATION}\` with two payloads the app wrote, running the sign-up transaction as first written (upsert, two outbox inserts, BEGIN/COMMIT: five round trips; the target is against it). For comparison, pgbench running the one statement the app sends for a new address: ${statementTps}/s (app ÷ that: ${ratioToStatement}). bench/results/waitlist-pg.json has both scripts.`,
       `Between windows the outbox rows nobody is to send are set aside, so the worker is idle while pgbench runs. The worker shares the process and its event loop with the sign-ups and falls behind under this load: the last window's backlog was ${last.backlogLeft === 0 ? `sent in ${last.backlogDrainMs} ms` : `not all sent within ${DRAIN_LIMIT_MS} ms`}; counting until every mail of that window was in the drop, its rate is ${last.withMailDeliveredPerSecond} sign-ups/s (the file mailer composes and writes two files per mail).`,
-      ``,
-      `## Targets`,
-      ``,
-      ...checks.map(checkLine),
-    ].join('\n');
-    await writeResults('waitlist-pg', result, md);
-    console.log(md);
-    return { name: 'waitlist-pg', checks };
+    ];
+    return await report('waitlist-pg', result, md, checks);
   } finally {
     await withClient(SERVER_URL, (client) => client.query(`drop database if exists ${DATABASE} with (force)`)).catch(() => {});
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { checks } = await runWaitlistPg();
-  if (checks.some((c) => !c.ok)) process.exitCode = 1;
-}
+await runIfMain(import.meta.url, runWaitlistPg);
