@@ -98,6 +98,22 @@ export const LOAN_STATUS_LABELS: Readonly<Record<LoanStatus, string>> = {
 /** Closing windows the pipeline filters on, counted in the team's calendar days from today. */
 export const CLOSING_WINDOWS = ['overdue', 'this_week', 'this_month'] as const;
 export type ClosingWindow = (typeof CLOSING_WINDOWS)[number];
+
+/** The pipeline's sortable columns and its page size: the API's query schema and the pipeline page both read these. */
+export const PIPELINE_SORTS = [
+  'borrower',
+  'property',
+  'amount',
+  'stage',
+  'progress',
+  'outstanding',
+  'days_in_stage',
+  'closing',
+  'last_activity',
+  'assignee',
+] as const;
+export type PipelineSort = (typeof PIPELINE_SORTS)[number];
+export const PIPELINE_PAGE_SIZE = 50;
 export const CLOSING_WINDOW_LABELS: Readonly<Record<ClosingWindow, string>> = { overdue: 'Overdue', this_week: 'This week', this_month: 'This month' };
 
 /** Human labels of every editable loan field, for the change history and error messages. */

@@ -4,6 +4,8 @@ import {
   CLOSING_WINDOWS,
   LOAN_PURPOSES,
   LOAN_STATUSES,
+  PIPELINE_PAGE_SIZE,
+  PIPELINE_SORTS,
   PREPAYMENT_KINDS,
   PROPERTY_TYPES,
   US_STATE_CODES,
@@ -267,20 +269,6 @@ export const DeleteLoanSchema = z.strictObject({
   confirmAddress: text('Property address').max(400, { error: 'That is not the property address' }),
 });
 
-export const PIPELINE_SORTS = [
-  'borrower',
-  'property',
-  'amount',
-  'stage',
-  'progress',
-  'outstanding',
-  'days_in_stage',
-  'closing',
-  'last_activity',
-  'assignee',
-] as const;
-export type PipelineSort = (typeof PIPELINE_SORTS)[number];
-export const PIPELINE_PAGE_SIZE = 50;
 export const PIPELINE_PAGE_MAX = 200;
 export const CSV_ROWS_MAX = 20_000;
 

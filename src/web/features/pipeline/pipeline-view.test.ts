@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LOAN_STAGES, type LoanStage } from '../../../shared/domain/loan-stages';
-import { PIPELINE_PAGE_SIZE, PIPELINE_SORTS, PipelineQuerySchema } from '../../../shared/schemas/loans';
+import { PIPELINE_PAGE_SIZE, PIPELINE_SORTS } from '../../../shared/domain/loan-fields';
+import { PipelineQuerySchema } from '../../../shared/schemas/loans';
 import {
   boardStages,
   DEFAULT_VIEW,
   isFiltered,
   localToday,
-  PAGE_SIZE,
   parsePipelineView,
   sortBy,
-  SORTS,
   toApiQuery,
   toPipelineSearch,
   updateView,
@@ -20,8 +19,14 @@ const view = (change: Partial<PipelineView>): PipelineView => ({ ...DEFAULT_VIEW
 
 describe('the pipeline view in the address', () => {
   it('knows the API’s sorts and page size', () => {
-    expect(SORTS).toEqual(PIPELINE_SORTS);
-    expect(PAGE_SIZE).toBe(PIPELINE_PAGE_SIZE);
+    // Every sort the page offers, both ways, is a query the API accepts, read back as sent; the page's size is the API's own.
+    for (const sort of PIPELINE_SORTS) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const query = PipelineQuerySchema.parse(toApiQuery(view({ sort, dir }), '2025-03-14'));
+        expect(query).toMatchObject({ sort, dir, size: PIPELINE_PAGE_SIZE });
+      }
+      expect(parsePipelineView(toPipelineSearch(view({ sort, dir: 'asc' })))).toMatchObject({ sort, dir: 'asc' });
+    }
   });
 
   it('is the default view at /app/loans, and writes nothing for it', () => {

@@ -1,24 +1,16 @@
-import { CLOSING_WINDOWS, LOAN_STATUSES, type ClosingWindow, type LoanStatus } from '../../../shared/domain/loan-fields';
+import {
+  CLOSING_WINDOWS,
+  LOAN_STATUSES,
+  PIPELINE_PAGE_SIZE,
+  PIPELINE_SORTS,
+  type ClosingWindow,
+  type LoanStatus,
+  type PipelineSort,
+} from '../../../shared/domain/loan-fields';
 import { EXIT_STAGES, LOAN_STAGES, MAIN_STAGES, type LoanStage } from '../../../shared/domain/loan-stages';
-import type { PipelineSort } from '../../../shared/schemas/loans';
 
 export type SortDirection = 'asc' | 'desc';
 
-// The API's sorts and page size (PIPELINE_SORTS, PIPELINE_PAGE_SIZE in shared/schemas/loans.ts), written out here so
-// the page does not load zod's schemas; pipeline-view.test.ts checks they are the same.
-export const SORTS = [
-  'borrower',
-  'property',
-  'amount',
-  'stage',
-  'progress',
-  'outstanding',
-  'days_in_stage',
-  'closing',
-  'last_activity',
-  'assignee',
-] as const satisfies readonly PipelineSort[];
-export const PAGE_SIZE = 50;
 export type PipelineLayout = 'list' | 'board';
 
 /**
@@ -69,7 +61,7 @@ const oneOf = <T extends string>(values: readonly T[], value: string | null): T 
  */
 export function parsePipelineView(search: string): PipelineView {
   const params = new URLSearchParams(search);
-  const sort = oneOf(SORTS, params.get('sort')) ?? DEFAULT_VIEW.sort;
+  const sort = oneOf(PIPELINE_SORTS, params.get('sort')) ?? DEFAULT_VIEW.sort;
   const stageParam = params.getAll('stage').flatMap((value) => value.split(','));
   const stages = LOAN_STAGES.filter((stage) => stageParam.includes(stage));
   const page = Number(params.get('page'));
@@ -124,7 +116,11 @@ export function sortBy(view: PipelineView, sort: PipelineSort): PipelineView {
 }
 
 /** The API's query (GET /api/teams/:teamId/loans and its .csv) for a view, as an object of strings; `today` is the browser's date. */
-export function toApiQuery(view: PipelineView, today: string, { stages = view.stages, page = view.page, size = PAGE_SIZE } = {}): Record<string, string> {
+export function toApiQuery(
+  view: PipelineView,
+  today: string,
+  { stages = view.stages, page = view.page, size = PIPELINE_PAGE_SIZE } = {},
+): Record<string, string> {
   const query: Record<string, string> = { status: view.status, sort: view.sort, dir: view.dir };
   const q = view.q.trim();
   if (q) query.q = q;
@@ -136,7 +132,7 @@ export function toApiQuery(view: PipelineView, today: string, { stages = view.st
     query.today = today;
   }
   if (page > 1) query.page = String(page);
-  if (size !== PAGE_SIZE) query.size = String(size);
+  if (size !== PIPELINE_PAGE_SIZE) query.size = String(size);
   return query;
 }
 

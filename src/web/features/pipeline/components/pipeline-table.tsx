@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { STAGE_LABELS } from '../../../../shared/domain/loan-stages';
 import { isExitStage } from '../../../../shared/domain/loan-stages';
-import type { PipelineRow, PipelineSort } from '../../../../shared/schemas/loans';
+import type { PipelineSort } from '../../../../shared/domain/loan-fields';
+import type { PipelineRow } from '../../../../shared/schemas/loans';
 import { paths } from '../../../lib/paths';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
