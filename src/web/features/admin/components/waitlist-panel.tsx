@@ -13,7 +13,7 @@ import { GENERIC_ERROR, useToast } from '../../../ui/toast';
 import { waitlistCsvUrl } from '../api/export-waitlist-csv';
 import { useInviteBroker } from '../api/invite-broker';
 import { useWaitlist } from '../api/list-waitlist';
-import { SortHeader } from './sort-header';
+import { SortHeader } from '../../../ui/sort-header';
 
 /** Typing pauses this long before the list is searched again. */
 const SEARCH_DEBOUNCE_MS = 300;

@@ -8,6 +8,7 @@ import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { EmptyCell } from '../../../ui/empty-cell';
 import { ScrollTable, TableHead } from '../../../ui/scroll-table';
+import { SortHeader } from '../../../ui/sort-header';
 import { calendarDay, dollars, days } from '../format';
 import type { SortDirection } from '../pipeline-view';
 
@@ -47,7 +48,7 @@ export function PipelineTable({
     <ScrollTable caption={`Loans, sorted by ${SORT_LABELS[sort]}, ${dir === 'asc' ? 'ascending' : 'descending'}`} minWidth="min-w-[72rem]" loading={loading}>
       <TableHead>
         {COLUMNS.map((column) => (
-          <SortHeader key={column} column={column} sort={sort} dir={dir} onSort={onSort} />
+          <SortHeader key={column} label={SORT_LABELS[column]} column={column} sort={sort} dir={dir} onSort={onSort} />
         ))}
       </TableHead>
       <tbody className="divide-y divide-slate-200">
@@ -63,25 +64,6 @@ export function PipelineTable({
         ) : null}
       </tbody>
     </ScrollTable>
-  );
-}
-
-function SortHeader({ column, sort, dir, onSort }: { column: PipelineSort; sort: PipelineSort; dir: SortDirection; onSort: (column: PipelineSort) => void }) {
-  const active = sort === column;
-  return (
-    <th scope="col" aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : undefined} className="px-3 py-3 font-semibold">
-      <button
-        type="button"
-        onClick={() => onSort(column)}
-        className={`-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 whitespace-nowrap hover:text-slate-900 ${active ? 'text-slate-900' : 'text-slate-700'}`}
-      >
-        {SORT_LABELS[column]}
-        <svg aria-hidden="true" viewBox="0 0 20 20" className={`size-4 ${active ? 'text-navy-700' : 'text-slate-400'}`} fill="currentColor">
-          {!active || dir === 'asc' ? <path d="M10 4.5 6 9h8l-4-4.5Z" /> : null}
-          {!active || dir === 'desc' ? <path d="M10 15.5 14 11H6l4 4.5Z" /> : null}
-        </svg>
-      </button>
-    </th>
   );
 }
 

@@ -1,10 +1,10 @@
-import type { SortDirection, WaitlistSort } from '../../../../shared/schemas/admin';
+type SortDirection = 'asc' | 'desc';
 
 /**
  * A column header that sorts the table: a button inside the <th>, and
  * aria-sort on the one column the table is sorted by.
  */
-export function SortHeader({
+export function SortHeader<Column extends string>({
   label,
   column,
   sort,
@@ -12,10 +12,10 @@ export function SortHeader({
   onSort,
 }: {
   label: string;
-  column: WaitlistSort;
-  sort: WaitlistSort;
+  column: Column;
+  sort: Column;
   dir: SortDirection;
-  onSort: (column: WaitlistSort) => void;
+  onSort: (column: Column) => void;
 }) {
   const active = sort === column;
   return (
