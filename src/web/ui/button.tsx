@@ -25,3 +25,16 @@ export function Button({ variant, size, className, type = 'button', ...props }: 
 export function ButtonLink({ variant, size, className, ...props }: ComponentProps<typeof Link> & { variant?: Variant; size?: Size }) {
   return <Link className={buttonClasses({ variant, size, className })} {...props} />;
 }
+
+/** "Export CSV": a secondary button that downloads the file at `href` (the table's current view). */
+export function ExportCsvLink({ href, className }: { href: string; className?: string }) {
+  return (
+    <a href={href} download className={buttonClasses({ variant: 'secondary', ...(className ? { className } : {}) })}>
+      <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
+        <path d="M10.75 2.75a.75.75 0 0 0-1.5 0v8.69L6.53 8.72a.75.75 0 0 0-1.06 1.06l4 4a.75.75 0 0 0 1.06 0l4-4a.75.75 0 1 0-1.06-1.06l-2.72 2.72V2.75Z" />
+        <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
+      </svg>
+      Export CSV
+    </a>
+  );
+}

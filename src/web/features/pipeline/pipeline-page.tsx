@@ -6,7 +6,7 @@ import { failureDescription } from '../app-shell/me-context';
 import { paths } from '../../lib/paths';
 import { plural } from '../../lib/plural';
 import { useDocumentTitle } from '../../lib/use-page-title';
-import { Button, ButtonLink, buttonClasses } from '../../ui/button';
+import { Button, ButtonLink, buttonClasses, ExportCsvLink } from '../../ui/button';
 import { LoadFailed } from '../../ui/load-failed';
 import { Spinner } from '../../ui/spinner';
 import { useFailureNotice, useMe } from '../app-shell/me-context';
@@ -118,13 +118,7 @@ function Pipeline({ teamId }: { teamId: string }) {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">Pipeline</h1>
         <div className="flex flex-wrap gap-2">
-          <a href={csvHref} download className={buttonClasses({ variant: 'secondary' })}>
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
-              <path d="M10.75 2.75a.75.75 0 0 0-1.5 0v8.69L6.53 8.72a.75.75 0 0 0-1.06 1.06l4 4a.75.75 0 0 0 1.06 0l4-4a.75.75 0 1 0-1.06-1.06l-2.72 2.72V2.75Z" />
-              <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
-            </svg>
-            Export CSV
-          </a>
+          <ExportCsvLink href={csvHref} />
           <ButtonLink to={paths.loanNew}>
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
               <path d="M10.75 4.75a.75.75 0 0 0-1.5 0v4.5h-4.5a.75.75 0 0 0 0 1.5h4.5v4.5a.75.75 0 0 0 1.5 0v-4.5h4.5a.75.75 0 0 0 0-1.5h-4.5v-4.5Z" />

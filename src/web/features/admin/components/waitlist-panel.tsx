@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { AdminWaitlistEntry, SortDirection, WaitlistSort, WaitlistStatus } from '../../../../shared/schemas/admin';
 import { ApiError } from '../../../lib/api-client';
 import { plural } from '../../../lib/plural';
-import { Button, buttonClasses } from '../../../ui/button';
+import { Button, ExportCsvLink } from '../../../ui/button';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { EmptyCell } from '../../../ui/empty-cell';
@@ -108,13 +108,7 @@ export function WaitlistPanel() {
             <option value="invited">Invited</option>
           </select>
         </div>
-        <a href={waitlistCsvUrl(query)} download className={buttonClasses({ variant: 'secondary', className: 'h-11 sm:ml-auto' })}>
-          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
-            <path d="M10.75 2.75a.75.75 0 0 0-1.5 0v8.69L6.53 8.72a.75.75 0 0 0-1.06 1.06l4 4a.75.75 0 0 0 1.06 0l4-4a.75.75 0 1 0-1.06-1.06l-2.72 2.72V2.75Z" />
-            <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
-          </svg>
-          Export CSV
-        </a>
+        <ExportCsvLink href={waitlistCsvUrl(query)} className="h-11 sm:ml-auto" />
       </div>
 
       <p role="status" className="mt-4 flex min-h-6 items-center gap-2 text-sm text-slate-700">
