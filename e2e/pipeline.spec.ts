@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { LOAN_STAGES, STAGE_LABELS, type LoanStage } from '../src/shared/domain/loan-stages';
 import type { CreateLoan, LoanDetail } from '../src/shared/schemas/loans';
+import { sampleLoan } from '../src/test/sample-loan';
 import { expect, expectNoAxeViolations, test, type TestPerson } from './fixtures';
 
 /**
@@ -9,24 +10,8 @@ import { expect, expectNoAxeViolations, test, type TestPerson } from './fixtures
  * Each test makes its own owner and team, so the two viewports run side by side.
  */
 
-function loan(overrides: Partial<CreateLoan>): CreateLoan {
-  return {
-    borrowerName: 'Dana Borrower',
-    propertyStreet: '1200 Barton Springs Rd',
-    propertyCity: 'Austin',
-    propertyState: 'TX',
-    propertyZip: '78704',
-    propertyType: 'single_family',
-    purpose: 'purchase',
-    valueCents: 600_000_00,
-    loanAmountCents: 300_000_00,
-    noteRatePercent: 7.25,
-    monthlyRentCents: 2_900_00,
-    annualTaxesCents: 6_000_00,
-    annualInsuranceCents: 1_800_00,
-    ...overrides,
-  };
-}
+/** The API tests' sample loan, worth $600,000 and with no borrower e-mail. */
+const loan = (overrides: Partial<CreateLoan>): CreateLoan => sampleLoan({ borrowerEmail: undefined, valueCents: 600_000_00, ...overrides });
 
 async function createLoan(request: APIRequestContext, owner: TestPerson, input: CreateLoan): Promise<LoanDetail> {
   const response = await request.post(`/api/teams/${owner.team?.id}/loans`, { data: input });

@@ -12,6 +12,9 @@ import { waitlistEntry, type WaitlistEntry } from '../server/db/schema';
 import { insertTeam } from '../server/teams/teams.queries';
 import { upsertWaitlistEntry } from '../server/waitlist/waitlist.queries';
 import type { Api } from './api';
+import { sampleLoan } from './sample-loan';
+
+export { sampleLoan };
 import { PEOPLE_PASSWORD, type People } from './people';
 
 /*
@@ -137,27 +140,6 @@ export async function createTeamWithOwner(api: Factory, input: { name?: string; 
 /** A new, signed-in assistant of the team, enrolled unless `mfa: false`. */
 export const addAssistant = (api: Factory, teamId: string, input: GrantedInput = {}) =>
   granted(api, { name: 'Asha Assistant', ...input }, (userId) => insertMember(api.db, { teamId, userId, role: 'assistant' }));
-
-/** A valid new loan (a single-family purchase in Austin, DSCR about 1.1), with overrides. */
-export function sampleLoan(overrides: Partial<CreateLoan> = {}): CreateLoan {
-  return {
-    borrowerName: 'Dana Borrower',
-    borrowerEmail: 'dana@borrower.test',
-    propertyStreet: '1200 Barton Springs Rd',
-    propertyCity: 'Austin',
-    propertyState: 'TX',
-    propertyZip: '78704',
-    propertyType: 'single_family',
-    purpose: 'purchase',
-    valueCents: 400_000_00,
-    loanAmountCents: 300_000_00,
-    noteRatePercent: 7.25,
-    monthlyRentCents: 2_900_00,
-    annualTaxesCents: 6_000_00,
-    annualInsuranceCents: 1_800_00,
-    ...overrides,
-  };
-}
 
 /** A loan of the team, made by `by` (a team member) through the real service, as POST /api/teams/:teamId/loans makes it. */
 export async function createLoan(
