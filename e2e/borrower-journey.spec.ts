@@ -93,9 +93,13 @@ test.describe('a borrower on their loan', () => {
     await expectNoAxeViolations(borrower);
     await borrower.setViewportSize(PHONE);
 
-    // 4. Their /app is "My loans": the loan as a card in the team's branding.
+    // 4. "My loans" (where their /app opens): the loan as a card in the team's branding.
     await borrower.getByRole('link', { name: '← My loans' }).click();
+    await expect(borrower).toHaveURL(/\/app\/my-loans$/);
     await expect(borrower.getByRole('heading', { level: 1, name: 'My loans' })).toBeVisible();
+    await expect(borrower.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'My loans' })).toHaveAttribute('aria-current', 'page');
+    await borrower.goto('/app');
+    await expect(borrower).toHaveURL(/\/app\/my-loans$/);
     const card = borrower.getByRole('list', { name: 'Your loans' }).getByRole('link');
     await expect(card).toHaveCount(1);
     await expect(card).toContainText('418 Oakwood Ave');

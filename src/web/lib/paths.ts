@@ -14,8 +14,10 @@ export const paths = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   app: '/app',
-  /** The team's pipeline (list and board); a borrower's /app is "My loans". */
+  /** The team's pipeline (list and board), where a team member's /app opens. */
   loans: '/app/loans',
+  /** The loans this person follows as a borrower or co-borrower, where a borrower's /app opens. */
+  myLoans: '/app/my-loans',
   loanNew: '/app/loans/new',
   loan: '/app/loans/:loanId',
   loanHref: (loanId: string) => `/app/loans/${encodeURIComponent(loanId)}`,

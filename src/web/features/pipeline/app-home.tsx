@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { ButtonLink } from '../../ui/button';
@@ -7,17 +6,15 @@ import { Redirect } from '../app-shell/redirect';
 
 /**
  * /app, where every sign-in lands: a team member goes on to the pipeline
- * (/app/loans); a broker who has not founded their team yet is sent to do
- * that first. Everyone else (platform admins, borrowers) sees what is theirs
- * here; kept small so those pages can take it over.
+ * (/app/loans), a borrower or co-borrower to "My loans" (/app/my-loans); a
+ * broker who has not founded their team yet is sent to do that first.
+ * Everyone else (platform admins) sees what is theirs here; kept small so
+ * those pages can take it over.
  */
-// Borrowers' "My loans" (features/my-loans) is its own chunk: team members never load it.
-const MyLoansPage = lazy(() => import('../my-loans/my-loans-page'));
-
 export default function AppHome() {
   const me = useMe();
   if (me.team) return <Redirect to={paths.loans} />;
-  if (me.participantLoans > 0) return <MyLoansPage />;
+  if (me.participantLoans > 0) return <Redirect to={paths.myLoans} />;
   return <NoTeamHome needsTeam={me.broker} />;
 }
 

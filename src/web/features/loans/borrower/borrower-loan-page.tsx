@@ -50,7 +50,7 @@ export function BorrowerLoanPage({ loan }: { loan: BorrowerLoanView }) {
   return (
     <div className="mx-auto max-w-2xl space-y-5" style={{ '--team-accent': loan.team.accentColor } as CSSProperties}>
       <p>
-        <Link to={paths.app} className="text-sm font-semibold text-navy-700 underline-offset-4 hover:underline">
+        <Link to={paths.myLoans} className="text-sm font-semibold text-navy-700 underline-offset-4 hover:underline">
           ← My loans
         </Link>
       </p>
