@@ -13,11 +13,13 @@ const dataDir = process.env.E2E_DATA_DIR;
 process.env.E2E_TEST_SUPPORT_SECRET ??= randomBytes(32).toString('base64url');
 const testSupportSecret = process.env.E2E_TEST_SUPPORT_SECRET;
 
-export const E2E_PORT = 3100;
+// E2E_PORT_BASE moves the three servers (3100–3102 by default), so two runs on one machine do not collide.
+const portBase = Number(process.env.E2E_PORT_BASE ?? 3100);
+export const E2E_PORT = portBase;
 /** A second, white-labelled server with a tight waitlist rate limit. */
-export const E2E_LIMITED_PORT = 3101;
+export const E2E_LIMITED_PORT = portBase + 1;
 /** A third server whose first admin was invited from the CLI before it started. */
-export const E2E_ACCOUNTS_PORT = 3102;
+export const E2E_ACCOUNTS_PORT = portBase + 2;
 /** That first admin, as the README's quick start invites one. Every other test makes its people with the login fixture. */
 export const E2E_ADMIN_EMAIL = 'admin@coverly.test';
 
