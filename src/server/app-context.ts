@@ -1,9 +1,12 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { AccessTargets } from './access/access';
+import type { LoanActionTable } from '../shared/domain/access';
+import type { AccessRegistry, AccessTargetResolver } from './access/access';
 import type { Auth } from './auth/auth';
 import type { SignInPolicy } from './auth/throttle';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import type { JobHandler } from './platform/jobs/worker';
+import type { Mailer } from './platform/mail/mailer';
 
 /**
  * What every feature is built from: one object, made once by `buildApp` and
@@ -19,15 +22,35 @@ export interface AppContext {
   publicUrl: string;
   /** The configured brand (white label) for e-mails and the TOTP issuer. */
   brandName: string;
-  /** Resolvers for the URL parameters that name what a route acts on (`:teamId`…), for the access layer. */
-  access: AccessTargets;
+  /** What the features brought to the access layer (target resolvers, loan actions); `buildApp` fills it. */
+  access: AccessRegistry;
   signInPolicy: SignInPolicy;
   logger?: FastifyBaseLogger;
 }
 
+/** What a feature's job handlers are built from: the runtime's parts, outside any request. */
+export interface JobContext {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
 /**
- * A feature: its routes (and any access-target resolvers) registered on the
- * app. Each runs in its own Fastify plugin scope; what it adds to the root
- * (access resolvers) goes through the context, not decorators.
+ * A feature brings everything it needs in one object: its routes, the URL
+ * parameters its routes name (resolved for the access layer), the loan
+ * actions its routes declare with the roles allowed each, and the handlers of
+ * the job queues it enqueues to. `buildApp` and `createRuntime` loop over
+ * `features.ts`, so adding a feature changes neither them nor the access
+ * module. Routes run in the feature's own Fastify plugin scope.
  */
-export type Feature = (app: FastifyInstance, context: AppContext) => Promise<void>;
+export interface Feature {
+  name: string;
+  routes?: (app: FastifyInstance, context: AppContext) => Promise<void>;
+  /** Resolvers by URL parameter name (`loanId`, `teamId`…). */
+  accessTargets?: (context: AppContext) => Record<string, AccessTargetResolver>;
+  /** The loan actions this feature's routes name in `config.loanAction` (a table in src/shared). */
+  loanActions?: LoanActionTable;
+  /** Job handlers by queue name. */
+  jobs?: (context: JobContext) => Record<string, JobHandler>;
+}

@@ -6,7 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AppError } from '../shared/errors';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { AccessTargets, registerAccessLayer } from './access/access';
+import { AccessRegistry, registerAccessLayer } from './access/access';
 import type { AppContext } from './app-context';
 import { createAuth, type Auth } from './auth/auth';
 import { SIGN_IN_POLICY, type SignInPolicy } from './auth/throttle';
@@ -96,14 +96,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     auth,
     publicUrl: config.publicUrl,
     brandName: config.publicConfig.brandName,
-    access: new AccessTargets(),
+    access: new AccessRegistry(),
     signInPolicy: deps.signInPolicy ?? SIGN_IN_POLICY,
     ...(deps.logger ? { logger: deps.logger } : {}),
   };
-  registerAccessLayer(app, { auth, db: database.db, targets: context.access });
+  // What every feature brings to the access layer is known before the first route is declared.
+  for (const feature of features) {
+    if (feature.loanActions) context.access.registerLoanActions(feature.loanActions);
+    for (const [param, resolver] of Object.entries(feature.accessTargets?.(context) ?? {})) context.access.register(param, resolver);
+  }
+  registerAccessLayer(app, { auth, db: database.db, registry: context.access });
   // Jobs a request enqueues wake the worker when it is done: no route has to remember to.
   registerJobWake(app, onJobsEnqueued);
-  for (const feature of features) await app.register(async (scope) => feature(scope, context));
+  for (const { routes } of features) if (routes) await app.register(async (scope) => routes(scope, context));
 
   const site = await registerStaticSite(app, { distDir: deps.distDir ?? defaultDistDir(), publicConfig: config.publicConfig });
   app.setNotFoundHandler((request, reply) => {

@@ -10,7 +10,8 @@ import { lockEmbeddedDatabase } from './db/embedded-lock';
 import { MAIL_QUEUE, mailJobHandler } from './platform/mail/mail-jobs';
 import { createMailer, type Mailer } from './platform/mail/mailer';
 import { loggableUrl } from './platform/http/request-log';
-import { JobWorker, type JobWorkerOptions } from './platform/jobs/worker';
+import { JobWorker, mergeJobHandlers, type JobWorkerOptions } from './platform/jobs/worker';
+import { features } from './features';
 
 export interface Runtime {
   app: FastifyInstance;
@@ -85,7 +86,10 @@ export async function createRuntime(
     throw error;
   }
   const mailer = overrides.mailer ?? createMailer(config, logger);
-  const worker = new JobWorker({ db: database.db, handlers: { [MAIL_QUEUE]: mailJobHandler(mailer) }, logger, ...overrides.worker });
+  // The mail queue is the platform's; every other queue belongs to the feature that enqueues to it.
+  const jobContext = { config, db: database.db, mailer, logger };
+  const handlers = mergeJobHandlers({ [MAIL_QUEUE]: mailJobHandler(mailer) }, ...features.map((feature) => feature.jobs?.(jobContext) ?? {}));
+  const worker = new JobWorker({ db: database.db, handlers, logger, ...overrides.worker });
   const app = await buildApp({ config, database, logger, onJobsEnqueued: worker.nudge, ...(overrides.distDir ? { distDir: overrides.distDir } : {}) });
 
   let stopping: Promise<void> | null = null;

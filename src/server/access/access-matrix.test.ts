@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   decideAccess,
   decideLoanAccess,
-  LOAN_ACTIONS,
   mustEnrolMfa,
   requiresMfa,
   type Principal,
@@ -15,7 +14,8 @@ import { createPeople, PEOPLE_PASSWORD, type People } from '../../test/people';
 import { setupApi } from '../../test/api';
 import { backends, createTestDatabase } from '../../test/databases';
 import { testAuth, testConfig } from '../../test/config';
-import { registerAccessLayer } from './access';
+import { LOAN_FILE_ACTIONS } from '../../shared/domain/loan-actions';
+import { AccessRegistry, registerAccessLayer } from './access';
 
 const user = (overrides: Partial<SignedInPrincipal> = {}): Principal => ({
   kind: 'user',
@@ -95,15 +95,20 @@ describe('decideLoanAccess', () => {
     const assistant = { kind: 'team', role: 'assistant' } as const;
     const borrower = { kind: 'participant', role: 'borrower' } as const;
     const coBorrower = { kind: 'participant', role: 'co_borrower' } as const;
-    for (const action of LOAN_ACTIONS) {
-      expect(decideLoanAccess(action, owner, true), `owner ${action}`).toBe('allow');
-      expect(decideLoanAccess(action, owner, false), `owner ${action} without MFA`).toBe('mfa-required');
-      expect(decideLoanAccess(action, assistant, true), `assistant ${action}`).toBe(action === 'delete-loan' ? 'hidden' : 'allow');
-      const borrowerMay = ['view', 'comment', 'upload'].includes(action);
-      expect(decideLoanAccess(action, borrower, false), `borrower ${action}`).toBe(borrowerMay ? 'allow' : 'hidden');
-      expect(decideLoanAccess(action, coBorrower, false), `co-borrower ${action}`).toBe(borrowerMay ? 'allow' : 'hidden');
-      expect(decideLoanAccess(action, { kind: 'none' }, true), `stranger ${action}`).toBe('hidden');
+    for (const [action, roles] of Object.entries(LOAN_FILE_ACTIONS)) {
+      expect(decideLoanAccess(roles, owner, true), `owner ${action}`).toBe('allow');
+      expect(decideLoanAccess(roles, owner, false), `owner ${action} without MFA`).toBe('mfa-required');
+      expect(decideLoanAccess(roles, assistant, true), `assistant ${action}`).toBe(action === 'delete-loan' ? 'hidden' : 'allow');
+      const borrowerMay = action === 'view';
+      expect(decideLoanAccess(roles, borrower, false), `borrower ${action}`).toBe(borrowerMay ? 'allow' : 'hidden');
+      expect(decideLoanAccess(roles, coBorrower, false), `co-borrower ${action}`).toBe(borrowerMay ? 'allow' : 'hidden');
+      expect(decideLoanAccess(roles, { kind: 'none' }, true), `stranger ${action}`).toBe('hidden');
     }
+  });
+
+  it('hides an action no feature declares from everyone, the owner too', () => {
+    expect(decideLoanAccess(undefined, { kind: 'team', role: 'owner' }, true)).toBe('hidden');
+    expect(decideAccess('loan', user({ mfaEnrolled: true }), { loanRole: { kind: 'team', role: 'owner' } })).toBe('hidden');
   });
 });
 
@@ -301,6 +306,30 @@ describe('the access layer at start-up', () => {
     const config = testConfig();
     registerAccessLayer(app, { auth: testAuth(database.db, config), db: database.db });
     expect(() => app.get('/api/forgotten', async () => ({}))).toThrow('Route GET /api/forgotten must declare config.access');
+    await app.close();
+    await database.destroy();
+  });
+
+  it('takes loan actions from the features that declare them, and refuses a loan route whose action none declares', async () => {
+    const database = await createTestDatabase('pglite');
+    const app = Fastify();
+    const config = testConfig();
+    const registry = new AccessRegistry();
+    registry.registerLoanActions({ 'read-notes': ['owner'] });
+    expect(() => registry.registerLoanActions({ 'read-notes': ['assistant'] })).toThrow('The loan action read-notes is declared twice');
+    registerAccessLayer(app, { auth: testAuth(database.db, config), db: database.db, registry });
+    app.get('/api/loans/:loanId/notes', { config: { access: 'loan', loanAction: 'read-notes' } }, async () => ({}));
+    expect(app.routeAccessTable).toContainEqual({
+      method: 'GET',
+      url: '/api/loans/:loanId/notes',
+      access: 'loan',
+      loanAction: 'read-notes',
+      loanRoles: ['owner'],
+    });
+    expect(() => app.get('/api/loans/:loanId/secrets', { config: { access: 'loan', loanAction: 'read-secrets' } }, async () => ({}))).toThrow(
+      'must name :loanId and declare config.loanAction, one a feature declares (read-notes)',
+    );
+    expect(() => app.get('/api/notes', { config: { access: 'loan', loanAction: 'read-notes' } }, async () => ({}))).toThrow('must name :loanId');
     await app.close();
     await database.destroy();
   });

@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandl
 import { AppError } from '../../shared/errors';
 import {
   decideAccess,
-  LOAN_ACTIONS,
   ROUTE_ACCESS,
   type AccessTarget,
-  type LoanAction,
+  type LoanActionTable,
   type LoanRole,
+  type LoanRoleName,
   type Principal,
   type RouteAccess,
   type SignedInPrincipal,
@@ -21,8 +21,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call this route. Required on every /api route (checked at start). */
     access?: RouteAccess;
-    /** What a `loan` route does to its `:loanId` (required with access `loan`). */
-    loanAction?: LoanAction;
+    /** What a `loan` route does to its `:loanId`: an action of a feature's loan-action table (required with access `loan`). */
+    loanAction?: string;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -33,8 +33,17 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** Every route with its declared access, for the role × endpoint matrix test. */
-    routeAccessTable: { method: string; url: string; access: RouteAccess; loanAction?: LoanAction }[];
+    routeAccessTable: RouteAccessEntry[];
   }
+}
+
+/** A route as the access layer registered it: its access, and for a loan route its action and the roles that action allows. */
+export interface RouteAccessEntry {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  loanAction?: string;
+  loanRoles?: readonly LoanRoleName[];
 }
 
 const ANONYMOUS: Principal = { kind: 'anonymous' };
@@ -81,18 +90,36 @@ export async function resolvePrincipal(auth: Auth, db: Db, request: FastifyReque
 export type AccessTargetResolver = (value: string, request: FastifyRequest) => AccessTarget | Promise<AccessTarget>;
 
 /**
- * The URL parameters that name what a route acts on, each with the feature's
- * resolver: teams register `:teamId`, loans will register `:loanId` (the
- * caller's role on it). The access layer asks every parameter of the matched
- * route that has one, so a feature brings its own targets without editing
- * this module.
+ * What the features bring to the access layer: resolvers for the URL
+ * parameters that name what a route acts on (teams register `:teamId`, loans
+ * `:loanId` with the caller's role on it), and the loan actions their routes
+ * declare with the roles each allows. `buildApp` registers every feature's
+ * before any route, so the access layer itself never changes when a feature
+ * is added.
  */
-export class AccessTargets {
+export class AccessRegistry {
   private readonly resolvers = new Map<string, AccessTargetResolver>();
+  private readonly loanActions = new Map<string, readonly LoanRoleName[]>();
 
   register(param: string, resolver: AccessTargetResolver) {
     if (this.resolvers.has(param)) throw new Error(`An access target for :${param} is registered twice`);
     this.resolvers.set(param, resolver);
+  }
+
+  registerLoanActions(table: LoanActionTable) {
+    for (const [action, roles] of Object.entries(table)) {
+      if (this.loanActions.has(action)) throw new Error(`The loan action ${action} is declared twice`);
+      this.loanActions.set(action, roles);
+    }
+  }
+
+  /** The roles a loan action allows; undefined for an action no feature declares. */
+  loanRolesFor(action: string): readonly LoanRoleName[] | undefined {
+    return this.loanActions.get(action);
+  }
+
+  get loanActionNames(): string[] {
+    return [...this.loanActions.keys()];
   }
 
   async resolve(request: FastifyRequest): Promise<AccessTarget> {
@@ -113,7 +140,7 @@ export class AccessTargets {
  * in or to enrol an authenticator (401), or answered exactly like an unknown
  * route (404).
  */
-export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = new AccessTargets() }: { auth: Auth; db: Db; targets?: AccessTargets }) {
+export function registerAccessLayer(app: FastifyInstance, { auth, db, registry = new AccessRegistry() }: { auth: Auth; db: Db; registry?: AccessRegistry }) {
   app.decorate('routeAccessTable', []);
   // A public route's caller is anonymous without asking: only the routes that check set a principal.
   const principals = new WeakMap<FastifyRequest, Principal>();
@@ -128,10 +155,15 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = 
   app.decorateRequest('sessionExpiresAt', null);
   app.decorateRequest('accessTarget', null as never);
 
-  const check = async (request: FastifyRequest, reply: FastifyReply, access: Exclude<RouteAccess, 'public'>, loanAction: LoanAction | undefined) => {
+  const check = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    access: Exclude<RouteAccess, 'public'>,
+    loanRoles: readonly LoanRoleName[] | undefined,
+  ) => {
     request.principal = await resolvePrincipal(auth, db, request, reply);
-    request.accessTarget = await targets.resolve(request);
-    const decision = decideAccess(access, request.principal, request.accessTarget, loanAction);
+    request.accessTarget = await registry.resolve(request);
+    const decision = decideAccess(access, request.principal, request.accessTarget, loanRoles);
     if (decision === 'unauthenticated') throw new AppError('unauthenticated', 'Sign in to continue');
     if (decision === 'mfa-required') throw new AppError('mfa_required', 'Set up two-step verification to continue');
     if (decision === 'hidden') {
@@ -148,15 +180,18 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, targets = 
       throw new Error(`Route ${String(route.method)} ${route.url} must declare config.access (${ROUTE_ACCESS.join(', ')})`);
     }
     const loanAction = route.config?.loanAction;
-    if (access === 'loan' && (!loanAction || !LOAN_ACTIONS.includes(loanAction) || !route.url.includes('/:loanId'))) {
-      throw new Error(`Loan route ${String(route.method)} ${route.url} must name :loanId and declare config.loanAction (${LOAN_ACTIONS.join(', ')})`);
+    const loanRoles = loanAction === undefined ? undefined : registry.loanRolesFor(loanAction);
+    if (access === 'loan' && (!loanRoles || !route.url.includes('/:loanId'))) {
+      throw new Error(
+        `Loan route ${String(route.method)} ${route.url} must name :loanId and declare config.loanAction, one a feature declares (${registry.loanActionNames.join(', ')})`,
+      );
     }
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      app.routeAccessTable.push({ method, url: route.url, access: access ?? 'public', ...(loanAction ? { loanAction } : {}) });
+      app.routeAccessTable.push({ method, url: route.url, access: access ?? 'public', ...(loanAction ? { loanAction, loanRoles } : {}) });
     }
     if (access && access !== 'public') {
-      const accessCheck: preHandlerHookHandler = (request, reply, done) => void check(request, reply, access, loanAction).then(() => done(), done);
+      const accessCheck: preHandlerHookHandler = (request, reply, done) => void check(request, reply, access, loanRoles).then(() => done(), done);
       route.preHandler = [accessCheck, ...[route.preHandler ?? []].flat()];
     }
   });

@@ -15,16 +15,19 @@ import { verifyTwoFactorRoutes } from './routes/verify-two-factor';
  * only. The rules that must hold whatever the spelling run inside
  * better-auth (`auth-rules.ts`). Public sign-up is off in its configuration.
  */
-export const authFeature: Feature = async (app, context) => {
-  for (const register of [
-    signInRoute,
-    verifyTwoFactorRoutes,
-    manageTwoFactorRoutes,
-    changePasswordRoute,
-    requestPasswordResetRoute,
-    resetPasswordRoute,
-    forwardRoute,
-  ]) {
-    await register(app, context);
-  }
+export const authFeature: Feature = {
+  name: 'auth',
+  routes: async (app, context) => {
+    for (const register of [
+      signInRoute,
+      verifyTwoFactorRoutes,
+      manageTwoFactorRoutes,
+      changePasswordRoute,
+      requestPasswordResetRoute,
+      resetPasswordRoute,
+      forwardRoute,
+    ]) {
+      await register(app, context);
+    }
+  },
 };

@@ -111,7 +111,7 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
           ...(['POST', 'PATCH', 'PUT', 'DELETE'].includes(route.method) ? { payload: {} } : {}),
         });
         const target = route.url.includes(':loanId') ? { loanRole: roleOnA1[who] } : { teamId: people.teamA };
-        const decision = decideAccess(route.access, principalOf(who), target, route.loanAction);
+        const decision = decideAccess(route.access, principalOf(who), target, route.loanRoles);
         const cell = `${route.method} ${route.url} as ${who}`;
         cells.push(`${cell}: ${decision}`);
         if (decision === 'unauthenticated' || decision === 'mfa-required') {

@@ -11,50 +11,53 @@ import * as participants from './participants.service';
  * them (`/api/loans/:loanId/...`, behind the loan resolver the loans feature
  * registers); a participant lists their own loans (`/api/my-loans`).
  */
-export const participantsFeature: Feature = async (app, deps) => {
-  app.get('/api/my-loans', { config: { access: 'signed-in' } }, async (request, reply) => {
-    void reply.header('cache-control', 'no-store');
-    return participants.myLoans(deps, signedInUser(request));
-  });
+export const participantsFeature: Feature = {
+  name: 'participants',
+  routes: async (app, deps) => {
+    app.get('/api/my-loans', { config: { access: 'signed-in' } }, async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return participants.myLoans(deps, signedInUser(request));
+    });
 
-  app.get('/api/loans/:loanId/participants', { config: { access: 'loan', loanAction: 'view-internal' } }, async (request) => {
-    const { loanId } = parseInput(LoanParams, request.params);
-    return participants.listLoanParticipants(deps, loanId);
-  });
+    app.get('/api/loans/:loanId/participants', { config: { access: 'loan', loanAction: 'view-internal' } }, async (request) => {
+      const { loanId } = parseInput(LoanParams, request.params);
+      return participants.listLoanParticipants(deps, loanId);
+    });
 
-  app.post(
-    '/api/loans/:loanId/invitations',
-    {
-      bodyLimit: 4096,
-      config: {
-        access: 'loan',
-        loanAction: 'invite-participant',
-        // Per loan, whoever sends them, counted after the access layer (as the team's invitations are):
-        // invitations are e-mails to strangers' inboxes.
-        rateLimit: {
-          max: 20,
-          timeWindow: 60 * 60_000,
-          hook: 'preHandler',
-          keyGenerator: (request) => `loan-invitations:${(request.params as { loanId?: string }).loanId ?? ''}`,
+    app.post(
+      '/api/loans/:loanId/invitations',
+      {
+        bodyLimit: 4096,
+        config: {
+          access: 'loan',
+          loanAction: 'invite-participant',
+          // Per loan, whoever sends them, counted after the access layer (as the team's invitations are):
+          // invitations are e-mails to strangers' inboxes.
+          rateLimit: {
+            max: 20,
+            timeWindow: 60 * 60_000,
+            hook: 'preHandler',
+            keyGenerator: (request) => `loan-invitations:${(request.params as { loanId?: string }).loanId ?? ''}`,
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const { loanId } = parseInput(LoanParams, request.params);
-      const input = parseInput(InviteParticipantSchema, request.body);
-      return reply.status(201).send(await participants.inviteParticipant(deps, signedInUser(request), loanId, input, auditOrigin(request)));
-    },
-  );
+      async (request, reply) => {
+        const { loanId } = parseInput(LoanParams, request.params);
+        const input = parseInput(InviteParticipantSchema, request.body);
+        return reply.status(201).send(await participants.inviteParticipant(deps, signedInUser(request), loanId, input, auditOrigin(request)));
+      },
+    );
 
-  app.delete('/api/loans/:loanId/invitations/:invitationId', { config: { access: 'loan', loanAction: 'invite-participant' } }, async (request, reply) => {
-    const { loanId, invitationId } = parseInput(LoanInvitationParamsSchema, request.params);
-    await participants.withdrawInvitation(deps, signedInUser(request), loanId, invitationId, auditOrigin(request));
-    return reply.status(204).send();
-  });
+    app.delete('/api/loans/:loanId/invitations/:invitationId', { config: { access: 'loan', loanAction: 'invite-participant' } }, async (request, reply) => {
+      const { loanId, invitationId } = parseInput(LoanInvitationParamsSchema, request.params);
+      await participants.withdrawInvitation(deps, signedInUser(request), loanId, invitationId, auditOrigin(request));
+      return reply.status(204).send();
+    });
 
-  app.delete('/api/loans/:loanId/participants/:userId', { config: { access: 'loan', loanAction: 'invite-participant' } }, async (request, reply) => {
-    const { loanId, userId } = parseInput(LoanParticipantParamsSchema, request.params);
-    await participants.removeParticipant(deps, signedInUser(request), loanId, userId, auditOrigin(request));
-    return reply.status(204).send();
-  });
+    app.delete('/api/loans/:loanId/participants/:userId', { config: { access: 'loan', loanAction: 'invite-participant' } }, async (request, reply) => {
+      const { loanId, userId } = parseInput(LoanParticipantParamsSchema, request.params);
+      await participants.removeParticipant(deps, signedInUser(request), loanId, userId, auditOrigin(request));
+      return reply.status(204).send();
+    });
+  },
 };

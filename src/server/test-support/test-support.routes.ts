@@ -24,42 +24,45 @@ const PRESENTED = 'presented';
  * e2e run's random secret), never in production, and every request must carry
  * that secret, or it is answered exactly like an unknown route.
  */
-export const testSupportFeature: Feature = async (app, context) => {
-  const secret = process.env[TEST_SUPPORT_SECRET_ENV];
-  if (!secret) return;
-  // NODE_ENV unset is production too (config.ts): such a server must not start rather than run these.
-  if (context.config.env === 'production') {
-    throw new Error(
-      `${TEST_SUPPORT_SECRET_ENV} is set but NODE_ENV is production (or unset): the test-support routes never run in production. Unset ${TEST_SUPPORT_SECRET_ENV}.`,
-    );
-  }
-  if (secret.length < 32) throw new Error(`${TEST_SUPPORT_SECRET_ENV} must be at least 32 characters`);
-  const expected = sha256(secret);
+export const testSupportFeature: Feature = {
+  name: 'test-support',
+  routes: async (app, context) => {
+    const secret = process.env[TEST_SUPPORT_SECRET_ENV];
+    if (!secret) return;
+    // NODE_ENV unset is production too (config.ts): such a server must not start rather than run these.
+    if (context.config.env === 'production') {
+      throw new Error(
+        `${TEST_SUPPORT_SECRET_ENV} is set but NODE_ENV is production (or unset): the test-support routes never run in production. Unset ${TEST_SUPPORT_SECRET_ENV}.`,
+      );
+    }
+    if (secret.length < 32) throw new Error(`${TEST_SUPPORT_SECRET_ENV} must be at least 32 characters`);
+    const expected = sha256(secret);
 
-  // A request without the secret matches no route at all: the router answers it as any unknown path,
-  // by construction (body parsing and content types included), so nothing shows the routes exist.
-  app.addConstraintStrategy({
-    name: SECRET_CONSTRAINT,
-    storage() {
-      const handlers = new Map();
-      return {
-        get: (value) => handlers.get(value) ?? null,
-        set: (value, handler) => {
-          handlers.set(value, handler);
-        },
-      };
-    },
-    deriveConstraint(request) {
-      const given = request.headers[TEST_SUPPORT_SECRET_HEADER];
-      return typeof given === 'string' && timingSafeEqual(sha256(given), expected) ? PRESENTED : undefined;
-    },
-  });
-  const routeOptions = { constraints: { [SECRET_CONSTRAINT]: PRESENTED }, config: { access: 'public' as const } };
+    // A request without the secret matches no route at all: the router answers it as any unknown path,
+    // by construction (body parsing and content types included), so nothing shows the routes exist.
+    app.addConstraintStrategy({
+      name: SECRET_CONSTRAINT,
+      storage() {
+        const handlers = new Map();
+        return {
+          get: (value) => handlers.get(value) ?? null,
+          set: (value, handler) => {
+            handlers.set(value, handler);
+          },
+        };
+      },
+      deriveConstraint(request) {
+        const given = request.headers[TEST_SUPPORT_SECRET_HEADER];
+        return typeof given === 'string' && timingSafeEqual(sha256(given), expected) ? PRESENTED : undefined;
+      },
+    });
+    const routeOptions = { constraints: { [SECRET_CONSTRAINT]: PRESENTED }, config: { access: 'public' as const } };
 
-  app.post('/api/test-support/people', routeOptions, async (request, reply) => {
-    const person = await createTestPerson(app, context, parseInput(CreateTestPersonSchema, request.body));
-    return reply.status(201).send(person);
-  });
+    app.post('/api/test-support/people', routeOptions, async (request, reply) => {
+      const person = await createTestPerson(app, context, parseInput(CreateTestPersonSchema, request.body));
+      return reply.status(201).send(person);
+    });
+  },
 };
 
 const DEFAULT_NAMES: Record<CreateTestPerson['role'], string> = { admin: 'Avery Admin', owner: 'Owen Owner', assistant: 'Asha Assistant' };

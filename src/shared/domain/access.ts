@@ -2,7 +2,8 @@
  * Who may call what. Every API route declares one RouteAccess; the server's
  * access layer resolves the caller to a Principal and asks `decideAccess`,
  * giving it the team the route's `:teamId` names when there is one. Loan
- * roles are modelled here too (`decideLoanAccess`); the loan routes use them.
+ * roles are decided here too (`decideLoanAccess`), with the loan actions each
+ * feature declares (`LoanActionTable`).
  */
 export const ROUTE_ACCESS = [
   /** Anyone, signed in or not. */
@@ -19,8 +20,8 @@ export const ROUTE_ACCESS = [
   'team-owner',
   /**
    * Someone with a role on the route's `:loanId` (its team's owners and
-   * assistants, its borrowers) that allows the route's `loanAction`
-   * (`decideLoanAccess`).
+   * assistants, its borrowers) that the route's `loanAction` allows
+   * (`decideLoanAccess`, with the table of the feature that declares it).
    */
   'loan',
 ] as const;
@@ -73,7 +74,11 @@ export function mustEnrolMfa(principal: SignedInPrincipal): boolean {
   return !principal.mfaEnrolled && requiresMfa(principal);
 }
 
-/** What a route acts on, as far as the access table needs it; features' resolvers fill it from the URL. */
+/**
+ * What a route acts on, as far as the access table needs it; features' resolvers fill it from the URL.
+ * A feature that names a new kind of target adds its field by declaration merging
+ * (`declare module '…/shared/domain/access' { interface AccessTarget { … } }`).
+ */
 export interface AccessTarget {
   /** The team a team-scoped route names. */
   teamId?: string;
@@ -81,7 +86,8 @@ export interface AccessTarget {
   loanRole?: LoanRole;
 }
 
-export function decideAccess(access: RouteAccess, principal: Principal, target: AccessTarget = {}, loanAction?: LoanAction): AccessDecision {
+/** `loanRoles`: for a `loan` route, the roles its loan action allows (from the features' tables). */
+export function decideAccess(access: RouteAccess, principal: Principal, target: AccessTarget = {}, loanRoles?: readonly LoanRoleName[]): AccessDecision {
   if (access === 'public') return 'allow';
   if (principal.kind !== 'user') return access === 'platform-admin' ? 'hidden' : 'unauthenticated';
   switch (access) {
@@ -101,42 +107,30 @@ export function decideAccess(access: RouteAccess, principal: Principal, target: 
       return principal.mfaEnrolled ? 'allow' : 'mfa-required';
     }
     case 'loan':
-      if (!loanAction) return 'hidden';
-      return decideLoanAccess(loanAction, target.loanRole ?? { kind: 'none' }, principal.mfaEnrolled);
+      return decideLoanAccess(loanRoles, target.loanRole ?? { kind: 'none' }, principal.mfaEnrolled);
   }
 }
 
 /** A person's role on one loan: through its team, as a participant, or none. */
 export type LoanRole = { kind: 'team'; role: TeamRole } | { kind: 'participant'; role: LoanParticipantRole } | { kind: 'none' };
 
-export const LOAN_ACTIONS = [
-  'view',
-  'view-internal',
-  'comment',
-  'upload',
-  'review-documents',
-  'edit-loan',
-  'change-stage',
-  'invite-participant',
-  'delete-loan',
-] as const;
-export type LoanAction = (typeof LOAN_ACTIONS)[number];
+/** Every role a person can hold on a loan, by name: a team role or a participant role. */
+export type LoanRoleName = TeamRole | LoanParticipantRole;
+
+export const TEAM_ON_LOAN: readonly LoanRoleName[] = ['owner', 'assistant'];
+export const EVERYONE_ON_LOAN: readonly LoanRoleName[] = ['owner', 'assistant', 'borrower', 'co_borrower'];
 
 /**
- * What each loan role may do (PRODUCT.md, "Who uses it"). Assistants do
- * everything on loans except deleting them; borrowers see and add to what is
- * shared with them. Anything not listed is hidden (404).
+ * What each loan role may do, by loan action: a feature declares the actions
+ * its routes name (`config.loanAction`) with the roles allowed each one
+ * (PRODUCT.md, "Who uses it"), and the access layer gathers every feature's
+ * table at start. An action a role is not listed for is hidden (404).
  */
-export const LOAN_PERMISSIONS: Record<'owner' | 'assistant' | LoanParticipantRole, readonly LoanAction[]> = {
-  owner: LOAN_ACTIONS,
-  assistant: ['view', 'view-internal', 'comment', 'upload', 'review-documents', 'edit-loan', 'change-stage', 'invite-participant'],
-  borrower: ['view', 'comment', 'upload'],
-  co_borrower: ['view', 'comment', 'upload'],
-};
+export type LoanActionTable = Readonly<Record<string, readonly LoanRoleName[]>>;
 
-export function decideLoanAccess(action: LoanAction, role: LoanRole, mfaEnrolled: boolean): AccessDecision {
-  if (role.kind === 'none') return 'hidden';
-  if (!LOAN_PERMISSIONS[role.role].includes(action)) return 'hidden';
+/** `allowed`: the roles the route's loan action names (none when the action is unknown: hidden). */
+export function decideLoanAccess(allowed: readonly LoanRoleName[] | undefined, role: LoanRole, mfaEnrolled: boolean): AccessDecision {
+  if (role.kind === 'none' || !allowed?.includes(role.role)) return 'hidden';
   if (role.kind === 'team' && !mfaEnrolled) return 'mfa-required';
   return 'allow';
 }

@@ -4,7 +4,7 @@ import { job } from '../../db/schema';
 import { backends, createTestDatabase, type TestDatabase } from '../../../test/databases';
 import { openDatabase } from '../../db/client';
 import { countJobsByStatus, enqueueJob, retryDeadJobs } from './outbox';
-import { backoffDelay, JobWorker, type JobHandler } from './worker';
+import { backoffDelay, JobWorker, mergeJobHandlers, type JobHandler } from './worker';
 
 const silent = { info() {}, warn() {}, error() {} };
 
@@ -16,6 +16,15 @@ describe('backoffDelay', () => {
     expect(backoffDelay(30, 1000, 60_000, () => 0.5)).toBe(60_000);
     expect(backoffDelay(3, 1000, 60_000, () => 0)).toBe(3200);
     expect(backoffDelay(3, 1000, 60_000, () => 1)).toBe(4800);
+  });
+});
+
+describe('mergeJobHandlers', () => {
+  it("joins the platform's and the features' queues, and refuses a queue handled twice", () => {
+    const handler: JobHandler = async () => {};
+    const other: JobHandler = async () => {};
+    expect(mergeJobHandlers({ 'mail.send': handler }, { 'reminders.send': other }, {})).toEqual({ 'mail.send': handler, 'reminders.send': other });
+    expect(() => mergeJobHandlers({ 'mail.send': handler }, { 'mail.send': other })).toThrow('The job queue mail.send has two handlers');
   });
 });
 

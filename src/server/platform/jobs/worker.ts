@@ -4,6 +4,18 @@ import { claimDueJobs, markJobFailed, markJobsDone, type ClaimedJob } from './ou
 
 export type JobHandler = (payload: unknown, job: ClaimedJob) => Promise<void>;
 
+/** One table of handlers from several (the mail queue, each feature's): a queue handled twice is a start-up error. */
+export function mergeJobHandlers(...tables: Record<string, JobHandler>[]): Record<string, JobHandler> {
+  const merged: Record<string, JobHandler> = {};
+  for (const table of tables) {
+    for (const [queue, handler] of Object.entries(table)) {
+      if (queue in merged) throw new Error(`The job queue ${queue} has two handlers`);
+      merged[queue] = handler;
+    }
+  }
+  return merged;
+}
+
 export interface JobWorkerOptions {
   db: Db;
   handlers: Record<string, JobHandler>;
