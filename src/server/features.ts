@@ -1,4 +1,5 @@
 import type { Feature } from './app-context';
+import { activityFeature } from './activity/activity.routes';
 import { adminFeature } from './admin/admin.routes';
 import { auditFeature } from './audit/audit.routes';
 import { authFeature } from './auth/auth.routes';
@@ -22,6 +23,7 @@ export const features: Feature[] = [
   teamsFeature,
   auditFeature,
   loansFeature,
+  activityFeature,
   participantsFeature,
   invitationsFeature,
   adminFeature,

@@ -2,7 +2,8 @@ import { count, eq } from 'drizzle-orm';
 import type { LoanParticipantRole } from '../../shared/domain/access';
 import { formatPropertyAddress } from '../../shared/domain/loan-fields';
 import type { Db } from '../db/client';
-import { activity, loan, loanParticipant, user } from '../db/schema';
+import { recordActivity } from '../activity/activity-log';
+import { loan, loanParticipant, user } from '../db/schema';
 
 /**
  * Grants a person one loan as borrower or co-borrower (accepting a loan
@@ -20,8 +21,7 @@ export async function joinLoan(
     .returning({ userId: loanParticipant.userId });
   if (inserted.length === 0) return;
   const [person] = await tx.select({ name: user.name }).from(user).where(eq(user.id, userId));
-  await tx.insert(activity).values({ loanId, actorId: userId, kind: 'participant.joined', visibility: 'shared', data: { name: person?.name ?? '', role } });
-  await tx.update(loan).set({ lastActivityAt: new Date() }).where(eq(loan.id, loanId));
+  await recordActivity(tx, loanId, { actorId: userId, kind: 'participant.joined', visibility: 'shared', data: { name: person?.name ?? '', role } });
 }
 
 /** How many loans a person follows (GET /api/me: whether the app shows "My loans"). */

@@ -68,6 +68,11 @@ describe.each(backends)('seed-demo on %s', (backend) => {
       }
       const events = feed.filter((a) => a.loanId === row.id);
       expect(events[0]?.kind).toBe('loan.created');
+      // Numbered as the activity log numbers them in use: 1…n in time order, the shared rows apart, the loan's counters at the last.
+      expect(events.map((a) => a.seq)).toEqual(events.map((_, i) => i + 1));
+      const shared = events.filter((a) => a.visibility === 'shared');
+      expect(shared.map((a) => a.sharedSeq)).toEqual(shared.map((_, i) => i + 1));
+      expect([row.activitySeq, row.sharedActivitySeq]).toEqual([events.length, shared.length]);
       expect(events.filter((a) => a.kind === 'stage.changed')).toHaveLength(mine.length - 1);
       expect(Math.max(...events.map((a) => a.at.getTime()))).toBe(row.lastActivityAt.getTime());
       expect(row.lastActivityAt.getTime()).toBeLessThanOrEqual(now.getTime());

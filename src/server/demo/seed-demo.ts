@@ -4,7 +4,8 @@ import { grantBroker } from '../accounts/accounts.queries';
 import { createCredentialUser, type Auth } from '../auth/auth';
 import { otpauthUri, storeVerifiedAuthenticator } from '../auth/authenticator-store';
 import type { Db } from '../db/client';
-import { activity, loan, loanParticipant, stageChange, team, teamMember, user } from '../db/schema';
+import { importActivity } from '../activity/activity-log';
+import { loan, loanParticipant, stageChange, team, teamMember, user } from '../db/schema';
 import { loanColumnsOf } from '../loans/loan-record';
 import { demoLoan, prng, type DemoActivity, type DemoLoan, type DemoPerson } from './demo-loans';
 
@@ -204,9 +205,8 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
     for (const chunk of chunks(loanRows, 500)) await tx.insert(loan).values(chunk);
     const changes = book.flatMap((file, i) => file.stageChanges.map((c) => ({ ...c, loanId: loanIds[i]! }))).sort(byTime);
     for (const chunk of chunks(changes, 2000)) await tx.insert(stageChange).values(chunk);
-    // In time order, so activity ids (the realtime event ids) rise with time as they do in use.
-    const feed = book.flatMap((file, i) => file.activity.map((a: DemoActivity) => ({ ...a, loanId: loanIds[i]! }))).sort(byTime);
-    for (const chunk of chunks(feed, 2000)) await tx.insert(activity).values(chunk);
+    // In time order, so each loan's activity is numbered as it happened, as it is in use.
+    await importActivity(tx, book.flatMap((file, i) => file.activity.map((a: DemoActivity) => ({ ...a, loanId: loanIds[i]! }))).sort(byTime));
     if (participation.length)
       await tx
         .insert(loanParticipant)

@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { LoanRole } from '../../shared/domain/access';
 import { MAIN_STAGES, type LoanStage, type MainStage } from '../../shared/domain/loan-stages';
-import type { ActivityVisibility, PipelineQuery } from '../../shared/schemas/loans';
+import type { PipelineQuery } from '../../shared/schemas/loans';
 import type { Db } from '../db/client';
-import { activity, loan, loanParticipant, stageChange, team, teamMember, user, type LoanRow } from '../db/schema';
+import { loan, loanParticipant, stageChange, team, teamMember, user, type LoanRow } from '../db/schema';
 
 /** The caller's role on a loan: through its team, as a participant, or none (also for a loan that does not exist). */
 export async function loanRoleOf(db: Db, loanId: string, who: { userId: string; team: { id: string; role: 'owner' | 'assistant' } | null }): Promise<LoanRole> {
@@ -93,45 +93,6 @@ export async function listStageChanges(db: Db, loanId: string) {
     .leftJoin(user, eq(user.id, stageChange.byId))
     .where(eq(stageChange.loanId, loanId))
     .orderBy(asc(stageChange.id));
-}
-
-export interface NewActivity {
-  loanId: string;
-  actorId: string | null;
-  kind: string;
-  data?: Record<string, unknown>;
-  visibility: ActivityVisibility;
-}
-
-/** Appends activity rows, in the caller's transaction with the change they record. */
-export async function insertActivity(db: Db, rows: NewActivity | NewActivity[]) {
-  const list = [rows].flat();
-  if (list.length === 0) return;
-  await db.insert(activity).values(list.map((row) => ({ ...row, data: row.data ?? {} })));
-}
-
-export const ACTIVITY_PAGE_SIZE = 50;
-
-/** Newest first; borrowers get the shared rows only. */
-export async function listActivity(db: Db, loanId: string, { sharedOnly, before }: { sharedOnly: boolean; before?: number }) {
-  const where: SQL[] = [eq(activity.loanId, loanId)];
-  if (sharedOnly) where.push(eq(activity.visibility, 'shared'));
-  if (before) where.push(lt(activity.id, before));
-  return db
-    .select({
-      id: activity.id,
-      kind: activity.kind,
-      data: activity.data,
-      visibility: activity.visibility,
-      at: activity.at,
-      actorId: user.id,
-      actorName: user.name,
-    })
-    .from(activity)
-    .leftJoin(user, eq(user.id, activity.actorId))
-    .where(and(...where))
-    .orderBy(desc(activity.id))
-    .limit(ACTIVITY_PAGE_SIZE + 1);
 }
 
 /** A member of the team (for the assignee), with their work phone. */

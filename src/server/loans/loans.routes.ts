@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   ChangeStageSchema,
   CreateLoanSchema,
@@ -16,11 +15,7 @@ import { auditOrigin } from '../audit/audit';
 import { parseInput } from '../platform/http/problem';
 import { loanRoleOf } from './loans.queries';
 import * as loans from './loans.service';
-import { loanActivity, pipeline, pipelineCsv, pipelineCsvFilename } from './pipeline';
-
-const ActivityQuery = z.strictObject({
-  before: z.coerce.number({ error: 'before must be an activity id' }).int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
-});
+import { pipeline, pipelineCsv, pipelineCsvFilename } from './pipeline';
 
 /**
  * Loan files: the team's pipeline, each loan's fields, stages, DSCR and
@@ -91,13 +86,6 @@ export const loansFeature: Feature = {
       const { confirmAddress } = parseInput(DeleteLoanSchema, request.body ?? {});
       await loans.deleteLoan(deps, signedInUser(request), loanId, confirmAddress, auditOrigin(request));
       return reply.status(204).send();
-    });
-
-    app.get('/api/loans/:loanId/activity', { config: { access: 'loan', loanAction: 'view' } }, async (request) => {
-      const { loanId } = parseInput(LoanParams, request.params);
-      const { before } = parseInput(ActivityQuery, request.query);
-      const sharedOnly = loanRoleOfRequest(request).kind !== 'team';
-      return loanActivity(deps.db, loanId, { sharedOnly, ...(before ? { before } : {}) });
     });
   },
 };

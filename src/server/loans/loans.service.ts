@@ -16,6 +16,7 @@ import {
 import { findTeam } from '../accounts/accounts.queries';
 import type { AppContext } from '../app-context';
 import { recordAudit, type AuditEntry } from '../audit/audit';
+import { recordActivity } from '../activity/activity-log';
 import type { Db } from '../db/client';
 import type { LoanRow } from '../db/schema';
 import { parseInput } from '../platform/http/problem';
@@ -135,9 +136,8 @@ export async function createLoan(
     const assignee = await checkAssignee(tx, teamId, input.assigneeId);
     const row = await q.insertLoan(tx, { ...loanColumnsOf(input), teamId, createdBy: principal.userId } as Parameters<typeof q.insertLoan>[1]);
     await q.insertStageChange(tx, { loanId: row.id, fromStage: null, toStage: 'lead', byId: principal.userId, note: null });
-    await q.insertActivity(tx, { loanId: row.id, actorId: principal.userId, kind: 'loan.created', visibility: 'shared', data: { stage: 'lead' } });
-    if (assignee)
-      await q.insertActivity(tx, { loanId: row.id, actorId: principal.userId, kind: 'loan.assigned', visibility: 'internal', data: { to: assignee.name } });
+    await recordActivity(tx, row.id, { actorId: principal.userId, kind: 'loan.created', visibility: 'shared', data: { stage: 'lead' } });
+    if (assignee) await recordActivity(tx, row.id, { actorId: principal.userId, kind: 'loan.assigned', visibility: 'internal', data: { to: assignee.name } });
     await recordAudit(tx, {
       action: 'loan.created',
       actor: actorOf(principal),
@@ -169,9 +169,9 @@ export async function updateLoan(deps: LoanDeps, principal: SignedInPrincipal, l
     const assigneeChanged = changes.some((c) => c.field === 'assigneeId');
     const assignee = assigneeChanged ? await checkAssignee(tx, row.teamId, merged.assigneeId) : null;
     const updated = await q.updateLoanRow(tx, loanId, loanColumnsOf(Object.fromEntries(changes.map((c) => [c.field, c.to]))));
-    await q.insertActivity(tx, { loanId, actorId: principal.userId, kind: 'loan.updated', visibility: 'internal', data: { changes } });
+    await recordActivity(tx, loanId, { actorId: principal.userId, kind: 'loan.updated', visibility: 'internal', data: { changes } });
     if (assigneeChanged) {
-      await q.insertActivity(tx, { loanId, actorId: principal.userId, kind: 'loan.assigned', visibility: 'internal', data: { to: assignee?.name ?? null } });
+      await recordActivity(tx, loanId, { actorId: principal.userId, kind: 'loan.assigned', visibility: 'internal', data: { to: assignee?.name ?? null } });
       await notifyAssignee(deps, tx, updated, assignee ?? null, principal);
     }
     return loanDetail(tx, updated);
@@ -208,8 +208,7 @@ export async function changeStage(deps: LoanDeps, principal: SignedInPrincipal, 
     if (!moved) throw new AppError('conflict', 'This loan was moved by someone else meanwhile. Reload to see it.');
     const reopened = isExitStage(row.stage);
     await q.insertStageChange(tx, { loanId, fromStage: row.stage, toStage: input.to, byId: principal.userId, note });
-    await q.insertActivity(tx, {
-      loanId,
+    await recordActivity(tx, loanId, {
       actorId: principal.userId,
       kind: reopened ? 'stage.reopened' : 'stage.changed',
       visibility: 'shared',
@@ -226,7 +225,7 @@ export async function setArchived(deps: LoanDeps, principal: SignedInPrincipal, 
     const row = await mustFind(tx, loanId, { lock: true });
     if (Boolean(row.archivedAt) === archived) return loanDetail(tx, row);
     const updated = await q.updateLoanRow(tx, loanId, { archivedAt: archived ? new Date() : null });
-    await q.insertActivity(tx, { loanId, actorId: principal.userId, kind: archived ? 'loan.archived' : 'loan.restored', visibility: 'internal' });
+    await recordActivity(tx, loanId, { actorId: principal.userId, kind: archived ? 'loan.archived' : 'loan.restored', visibility: 'internal' });
     return loanDetail(tx, updated);
   });
 }

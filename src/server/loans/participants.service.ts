@@ -7,6 +7,7 @@ import { findTeam } from '../accounts/accounts.queries';
 import { createInvitationIn } from '../accounts/invitations';
 import type { AppContext } from '../app-context';
 import { recordAudit, type AuditEntry } from '../audit/audit';
+import { recordActivity } from '../activity/activity-log';
 import type { Db } from '../db/client';
 import type { LoanParticipantRole } from '../../shared/domain/access';
 import { logoPath } from '../teams/logo';
@@ -91,8 +92,7 @@ export async function inviteParticipant(
       team: { id: row.teamId, name: team.name, inviterName: principal.name, brand: teamMailBrand(team, deps.publicUrl) },
       loan: { id: loanId, property },
     });
-    await loans.insertActivity(tx, {
-      loanId,
+    await recordActivity(tx, loanId, {
       actorId: principal.userId,
       kind: 'participant.invited',
       visibility: 'internal',
@@ -116,8 +116,7 @@ export async function withdrawInvitation(deps: ParticipantDeps, principal: Signe
       origin,
       data: { loanId },
     });
-    await loans.insertActivity(tx, {
-      loanId,
+    await recordActivity(tx, loanId, {
       actorId: principal.userId,
       kind: 'participant.invitation_withdrawn',
       visibility: 'internal',
@@ -136,8 +135,7 @@ export async function removeParticipant(deps: ParticipantDeps, principal: Signed
     const participant = await q.findParticipant(tx, loanId, userId);
     if (!participant) throw new AppError('not_found', 'No borrower with this id on this loan');
     await q.deleteParticipant(tx, loanId, userId);
-    await loans.insertActivity(tx, {
-      loanId,
+    await recordActivity(tx, loanId, {
       actorId: principal.userId,
       kind: 'participant.removed',
       visibility: 'internal',

@@ -1,7 +1,6 @@
 import { daysInStage, loanProgress, STAGE_LABELS, type LoanStage } from '../../shared/domain/loan-stages';
 import { formatPropertyAddress, LOAN_PURPOSE_LABELS } from '../../shared/domain/loan-fields';
-import { CSV_ROWS_MAX, type ActivityView, type PipelinePage, type PipelineQuery, type PipelineRow } from '../../shared/schemas/loans';
-import { borrowerActivityData, isBorrowerActivityKind } from '../../shared/domain/borrower-view';
+import { CSV_ROWS_MAX, type PipelinePage, type PipelineQuery, type PipelineRow } from '../../shared/schemas/loans';
 import type { Db } from '../db/client';
 import type { LoanRow } from '../db/schema';
 import { csvFile, csvRow } from '../platform/http/csv';
@@ -91,19 +90,3 @@ export async function pipelineCsv(db: Db, teamId: string, query: PipelineQuery, 
 }
 
 export const pipelineCsvFilename = (now: Date) => `pipeline-${now.toISOString().slice(0, 10)}.csv`;
-
-/** The loan's activity, newest first, a page at a time; borrowers get the shared rows only. */
-export async function loanActivity(db: Db, loanId: string, { sharedOnly, before }: { sharedOnly: boolean; before?: number }) {
-  const rows = await q.listActivity(db, loanId, { sharedOnly, ...(before ? { before } : {}) });
-  const page = rows.slice(0, q.ACTIVITY_PAGE_SIZE);
-  const visible = sharedOnly ? page.filter((row) => isBorrowerActivityKind(row.kind)) : page;
-  const items: ActivityView[] = visible.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    actor: row.actorId ? { id: row.actorId, name: row.actorName ?? '' } : null,
-    data: sharedOnly ? borrowerActivityData(row.kind, row.data) : row.data,
-    visibility: row.visibility,
-    at: row.at.toISOString(),
-  }));
-  return { items, nextBefore: rows.length > q.ACTIVITY_PAGE_SIZE ? (page.at(-1)?.id ?? null) : null };
-}

@@ -387,13 +387,26 @@ export interface PipelinePage {
 export const ACTIVITY_VISIBILITIES = ['shared', 'internal'] as const;
 export type ActivityVisibility = (typeof ACTIVITY_VISIBILITIES)[number];
 
+/** `before`: the `id` of the last item of the page before (its `nextBefore`). */
+export const ActivityQuerySchema = z.strictObject({
+  before: z.coerce.number({ error: 'before must be an activity id' }).int().min(1).max(2_147_483_647).optional(),
+});
+
+/** One activity row as its reader sees it. */
 export interface ActivityView {
+  /** Its place in the reader's sequence of the loan's activity (the team's, or the borrowers' shared one): the cursor. */
   id: number;
   kind: string;
   actor: { id: string; name: string } | null;
   data: Record<string, unknown>;
   visibility: ActivityVisibility;
   at: string;
+}
+
+export interface ActivityPage {
+  items: ActivityView[];
+  /** Pass as `before` for the next page; null on the last one. */
+  nextBefore: number | null;
 }
 
 export type { MainStage, LoanStage, PropertyType, LoanPurpose, PrepaymentKind };

@@ -6,3 +6,4 @@ export * from './throttle';
 export * from './teams';
 export * from './audit';
 export * from './loans';
+export * from './activity';

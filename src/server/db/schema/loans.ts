@@ -3,7 +3,6 @@ import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable
 import { LOAN_PARTICIPANT_ROLES } from '../../../shared/domain/access';
 import { LOAN_PURPOSES, PREPAYMENT_KINDS, PROPERTY_TYPES, type UsState } from '../../../shared/domain/loan-fields';
 import { LOAN_STAGES, MAIN_STAGES } from '../../../shared/domain/loan-stages';
-import { ACTIVITY_VISIBILITIES } from '../../../shared/schemas/loans';
 import { user } from './auth';
 import { team } from './teams';
 
@@ -69,6 +68,10 @@ export const loan = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastActivityAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** The `seq` of the loan's newest activity row: taken, with this row's lock, by whoever writes the next one (activity/activity-log.ts). */
+    activitySeq: integer().notNull().default(0),
+    /** Likewise for its newest shared activity row (`shared_seq`). */
+    sharedActivitySeq: integer().notNull().default(0),
     /** Lower-cased borrower name and e-mail, entity, address and lender loan number: what the pipeline's search reads. */
     searchText: text()
       .notNull()
@@ -131,26 +134,3 @@ export const stageChange = pgTable(
   },
   (t) => [index('stage_change_loan_idx').on(t.loanId, t.id)],
 );
-
-/**
- * What happened on a loan, in order: written in the same transaction as the
- * change it records. The id is monotonic and is the realtime event id (the
- * comments issue replays from it). `internal` rows are never shown to
- * borrowers.
- */
-export const activity = pgTable(
-  'activity',
-  {
-    id: bigserial({ mode: 'number' }).primaryKey(),
-    loanId: uuid()
-      .notNull()
-      .references(() => loan.id, { onDelete: 'cascade' }),
-    actorId: text().references(() => user.id, { onDelete: 'set null' }),
-    kind: text().notNull(),
-    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
-    visibility: text({ enum: ACTIVITY_VISIBILITIES }).notNull(),
-    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('activity_loan_idx').on(t.loanId, t.id), check('activity_visibility_check', sql`${t.visibility} in ('shared', 'internal')`)],
-);
-export type ActivityRow = typeof activity.$inferSelect;

@@ -1,0 +1,127 @@
+import { and, asc, desc, eq, gt, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { ActivityVisibility } from '../../shared/schemas/loans';
+import type { Db } from '../db/client';
+import { activity, loan, user } from '../db/schema';
+
+/**
+ * The loan's activity: the one module that writes it and reads it back.
+ *
+ * Each row gets the loan's next `seq` (and, when shared, its next
+ * `shared_seq`) from the loan row, in the same statement that inserts it. That
+ * UPDATE holds the loan's row lock until the writer's transaction ends, so the
+ * numbers of one loan become visible in order: a reader asking for the rows
+ * after N never skips one that commits late (see db/schema/activity.ts). The
+ * team reads by `seq`; borrowers read by `shared_seq`, so the gaps left by
+ * internal rows reveal nothing to them.
+ */
+
+export interface NewActivity {
+  actorId: string | null;
+  kind: string;
+  data?: Record<string, unknown>;
+  visibility: ActivityVisibility;
+}
+
+/**
+ * Appends rows to the loan's activity, in the caller's transaction with the
+ * change they record, and touches the loan's last activity time. One
+ * statement, so the numbers are taken and used under the same lock even
+ * outside a transaction. Returns the rows' `seq`, in order (none when the
+ * loan does not exist).
+ */
+export async function recordActivity(db: Db, loanId: string, entries: NewActivity | NewActivity[]): Promise<number[]> {
+  const list = [entries].flat();
+  if (list.length === 0) return [];
+  let shared = 0;
+  const values = list.map((entry, i) => {
+    const sharedIndex = entry.visibility === 'shared' ? ++shared : null;
+    return sql`(${i + 1}::integer, ${sharedIndex}::integer, ${entry.actorId}::text, ${entry.kind}::text, ${JSON.stringify(entry.data ?? {})}::jsonb, ${entry.visibility}::text)`;
+  });
+  const result = (await db.execute(sql`
+    with taken as (
+      update ${loan}
+         set activity_seq = activity_seq + ${list.length}::integer,
+             shared_activity_seq = shared_activity_seq + ${shared}::integer,
+             last_activity_at = now()
+       where id = ${loanId}
+   returning activity_seq - ${list.length}::integer as seq0, shared_activity_seq - ${shared}::integer as shared0)
+    insert into ${activity} (loan_id, seq, shared_seq, actor_id, kind, data, visibility)
+    select ${loanId}, taken.seq0 + v.i, taken.shared0 + v.shared_i, v.actor_id, v.kind, v.data, v.visibility
+      from taken, (values ${sql.join(values, sql`, `)}) as v(i, shared_i, actor_id, kind, data, visibility)
+     order by v.i
+ returning seq`)) as unknown as { rows: { seq: number }[] };
+  return result.rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+}
+
+export interface ImportedActivity extends NewActivity {
+  loanId: string;
+  at: Date;
+}
+
+/**
+ * Writes the whole history of loans that have no activity yet (the demo
+ * seed), numbered in the order given, and sets each loan's counters to match.
+ */
+export async function importActivity(db: Db, rows: ImportedActivity[], chunkSize = 2000) {
+  const counters = new Map<string, { seq: number; shared: number }>();
+  const numbered = rows.map((row) => {
+    const counter = counters.get(row.loanId) ?? { seq: 0, shared: 0 };
+    counter.seq += 1;
+    if (row.visibility === 'shared') counter.shared += 1;
+    counters.set(row.loanId, counter);
+    return { ...row, data: row.data ?? {}, seq: counter.seq, sharedSeq: row.visibility === 'shared' ? counter.shared : null };
+  });
+  for (let i = 0; i < numbered.length; i += chunkSize) await db.insert(activity).values(numbered.slice(i, i + chunkSize));
+  for (const [loanId, counter] of counters) {
+    await db.update(loan).set({ activitySeq: counter.seq, sharedActivitySeq: counter.shared }).where(eq(loan.id, loanId));
+  }
+}
+
+export const ACTIVITY_PAGE_SIZE = 50;
+
+/** Who reads: the team (every row, by `seq`) or a borrower (shared rows, by `shared_seq`). */
+export type ActivityAudience = 'team' | 'borrowers';
+
+const cursorOf = (audience: ActivityAudience) => (audience === 'team' ? activity.seq : activity.sharedSeq);
+
+const selection = (audience: ActivityAudience) => ({
+  cursor: sql<number>`${cursorOf(audience)}`.mapWith(Number),
+  kind: activity.kind,
+  data: activity.data,
+  visibility: activity.visibility,
+  at: activity.at,
+  actorId: user.id,
+  actorName: user.name,
+});
+
+function audienceFilter(loanId: string, audience: ActivityAudience): SQL[] {
+  const where: SQL[] = [eq(activity.loanId, loanId)];
+  if (audience === 'borrowers') where.push(isNotNull(activity.sharedSeq));
+  return where;
+}
+
+/** A page of the loan's activity, newest first, before the audience's cursor `before` (one row more than a page, to tell whether there is another). */
+export async function activityPage(db: Db, loanId: string, audience: ActivityAudience, before?: number) {
+  const where = audienceFilter(loanId, audience);
+  if (before) where.push(lt(cursorOf(audience), before));
+  return db
+    .select(selection(audience))
+    .from(activity)
+    .leftJoin(user, eq(user.id, activity.actorId))
+    .where(and(...where))
+    .orderBy(desc(cursorOf(audience)))
+    .limit(ACTIVITY_PAGE_SIZE + 1);
+}
+
+/** The loan's rows after the audience's cursor `after`, oldest first: what a reader that saw up to `after` missed. */
+export async function activityAfter(db: Db, loanId: string, audience: ActivityAudience, after: number, limit = 500) {
+  const where = audienceFilter(loanId, audience);
+  where.push(gt(cursorOf(audience), after));
+  return db
+    .select(selection(audience))
+    .from(activity)
+    .leftJoin(user, eq(user.id, activity.actorId))
+    .where(and(...where))
+    .orderBy(asc(cursorOf(audience)))
+    .limit(limit);
+}

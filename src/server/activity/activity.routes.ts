@@ -1,0 +1,41 @@
+import { borrowerActivityData, isBorrowerActivityKind } from '../../shared/domain/borrower-view';
+import { ActivityQuerySchema, LoanIdParamsSchema as LoanParams, type ActivityPage, type ActivityView } from '../../shared/schemas/loans';
+import { loanRoleOfRequest } from '../access/access';
+import type { Feature } from '../app-context';
+import type { Db } from '../db/client';
+import { parseInput } from '../platform/http/problem';
+import { ACTIVITY_PAGE_SIZE, activityPage, type ActivityAudience } from './activity-log';
+
+/**
+ * The loan's activity, newest first, a page at a time. Each item's `id` is
+ * its place in the reader's own sequence (the team's `seq`, the borrowers'
+ * `shared_seq`), the cursor `before` and the realtime stream use; borrowers
+ * get the shared rows only, through the borrower projection.
+ */
+export async function loanActivity(db: Db, loanId: string, audience: ActivityAudience, before?: number): Promise<ActivityPage> {
+  const rows = await activityPage(db, loanId, audience, before);
+  const page = rows.slice(0, ACTIVITY_PAGE_SIZE);
+  const borrowers = audience === 'borrowers';
+  const visible = borrowers ? page.filter((row) => isBorrowerActivityKind(row.kind)) : page;
+  const items: ActivityView[] = visible.map((row) => ({
+    id: row.cursor,
+    kind: row.kind,
+    actor: row.actorId ? { id: row.actorId, name: row.actorName ?? '' } : null,
+    data: borrowers ? borrowerActivityData(row.kind, row.data) : row.data,
+    visibility: row.visibility,
+    at: row.at.toISOString(),
+  }));
+  return { items, nextBefore: rows.length > ACTIVITY_PAGE_SIZE ? (page.at(-1)?.cursor ?? null) : null };
+}
+
+/** What happened on a loan: read by everyone on it, written by the features through activity-log.ts. */
+export const activityFeature: Feature = {
+  name: 'activity',
+  routes: async (app, { db }) => {
+    app.get('/api/loans/:loanId/activity', { config: { access: 'loan', loanAction: 'view' } }, async (request) => {
+      const { loanId } = parseInput(LoanParams, request.params);
+      const { before } = parseInput(ActivityQuerySchema, request.query);
+      return loanActivity(db, loanId, loanRoleOfRequest(request).kind === 'team' ? 'team' : 'borrowers', before);
+    });
+  },
+};
