@@ -3,6 +3,7 @@ import { activityFeature } from './activity/activity.routes';
 import { adminFeature } from './admin/admin.routes';
 import { auditFeature } from './audit/audit.routes';
 import { authFeature } from './auth/auth.routes';
+import { checklistFeature } from './checklist/checklist.routes';
 import { healthFeature } from './health/health.routes';
 import { loansFeature } from './loans/loans.routes';
 import { participantsFeature } from './loans/participants.routes';
@@ -24,6 +25,7 @@ export const features: Feature[] = [
   auditFeature,
   loansFeature,
   activityFeature,
+  checklistFeature,
   participantsFeature,
   invitationsFeature,
   adminFeature,

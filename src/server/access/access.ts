@@ -86,8 +86,12 @@ export async function resolvePrincipal(auth: Auth, db: Db, request: FastifyReque
   };
 }
 
-/** What one URL parameter says about the route's target, for the access table. */
-export type AccessTargetResolver = (value: string, request: FastifyRequest) => AccessTarget | Promise<AccessTarget>;
+/**
+ * What one URL parameter says about the route's target, for the access table.
+ * `resolved` is what the parameters before it in the URL said (an `:itemId`
+ * resolver sees the caller's role on the `:loanId` before it).
+ */
+export type AccessTargetResolver = (value: string, request: FastifyRequest, resolved: AccessTarget) => AccessTarget | Promise<AccessTarget>;
 
 /**
  * What the features bring to the access layer: resolvers for the URL
@@ -127,7 +131,7 @@ export class AccessRegistry {
     let target: AccessTarget = {};
     for (const [param, value] of Object.entries(params)) {
       const resolver = value === undefined ? undefined : this.resolvers.get(param);
-      if (resolver && value !== undefined) target = { ...target, ...(await resolver(value, request)) };
+      if (resolver && value !== undefined) target = { ...target, ...(await resolver(value, request, target)) };
     }
     return target;
   }

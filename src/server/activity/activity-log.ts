@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import { isBorrowerActivityKind } from '../../shared/domain/borrower-view';
 import type { ActivityVisibility } from '../../shared/schemas/loans';
 import type { Db } from '../db/client';
 import { activity, loan, user } from '../db/schema';
@@ -32,6 +33,9 @@ export interface NewActivity {
 export async function recordActivity(db: Db, loanId: string, entries: NewActivity | NewActivity[]): Promise<number[]> {
   const list = [entries].flat();
   if (list.length === 0) return [];
+  // A shared row borrowers could not read would still take a number in their sequence: a gap they could see.
+  const unreadable = list.find((entry) => entry.visibility === 'shared' && !isBorrowerActivityKind(entry.kind));
+  if (unreadable) throw new Error(`Activity ${unreadable.kind} is written as shared, but the borrower projection has no entry for it (borrower-view.ts)`);
   let shared = 0;
   const values = list.map((entry, i) => {
     const sharedIndex = entry.visibility === 'shared' ? ++shared : null;

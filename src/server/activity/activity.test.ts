@@ -51,6 +51,12 @@ describe.each(backends)('the activity log on %s', (backend) => {
     expect(await activityAfter(api.db, other, 'borrowers', 1)).toMatchObject([{ cursor: 2, kind: 'stage.changed' }]);
   });
 
+  it('refuses a shared row of a kind borrowers cannot read, which would leave a gap in their count', async () => {
+    await expect(recordActivity(api.db, loanId, { actorId: null, kind: 'loan.updated', visibility: 'shared' })).rejects.toThrow(
+      'borrower projection has no entry',
+    );
+  });
+
   it('writes nothing for a loan that does not exist', async () => {
     expect(await recordActivity(api.db, '00000000-0000-4000-8000-000000000000', { actorId: null, kind: 'loan.updated', visibility: 'internal' })).toEqual([]);
   });
@@ -126,7 +132,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the activity cursor under concu
           for (let i = 0; i < perWriter; i++) {
             const id = loans[(w + i) % loans.length]!;
             await writer.db.transaction(async (tx) => {
-              await recordActivity(tx, id, { actorId: null, kind: 'race', visibility: i % 3 ? 'internal' : 'shared', data: { w, i } });
+              await recordActivity(tx, id, {
+                actorId: null,
+                kind: i % 3 ? 'loan.updated' : 'stage.changed',
+                visibility: i % 3 ? 'internal' : 'shared',
+                data: { w, i },
+              });
               // Hold the transaction open a moment after the row is written, as a slow request would.
               await tx.execute(sql`select pg_sleep(${(Math.random() * 4) / 1000})`);
             });

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decideAccess, type LoanRole, type Principal } from '../../shared/domain/access';
 import type { LoanView } from '../../shared/schemas/loans';
@@ -6,7 +6,7 @@ import { setupApi } from '../../test/api';
 import { backends } from '../../test/databases';
 import { addBorrower, createLoan, type Person } from '../../test/factories';
 import { createPeople, type People } from '../../test/people';
-import { loanParticipant } from '../db/schema';
+import { checklistItem, loanParticipant } from '../db/schema';
 
 /**
  * The loan half of the role × endpoint matrix: every loan route the app has
@@ -26,6 +26,9 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
   let a2: string;
   let b1: string;
   const borrowers: Partial<Record<Who, Person>> = {};
+  let visibleItemA1: string;
+  let internalItemA1: string;
+  let itemA2: string;
 
   beforeAll(async () => {
     people = await createPeople(api.app, api.db, api.config);
@@ -41,6 +44,10 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     const removed = await addBorrower(api, a1);
     await api.db.delete(loanParticipant).where(and(eq(loanParticipant.loanId, a1), eq(loanParticipant.userId, removed.userId)));
     borrowers.removedA1 = removed;
+    const items = await api.db.select().from(checklistItem).where(eq(checklistItem.loanId, a1)).orderBy(asc(checklistItem.position));
+    visibleItemA1 = items.find((item) => item.borrowerVisible)!.id;
+    internalItemA1 = items.find((item) => !item.borrowerVisible)!.id;
+    itemA2 = (await api.db.select().from(checklistItem).where(eq(checklistItem.loanId, a2)))[0]!.id;
   }, 90_000);
 
   const person = (who: Exclude<Who, 'anonymous'>) => borrowers[who] ?? people[who as keyof People & Who];
@@ -84,6 +91,7 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
   const concrete = (url: string) =>
     url
       .replace(':loanId', a1)
+      .replace(':itemId', visibleItemA1)
       .replace(':teamId', people.teamA)
       .replace(':userId', people.ownerA.userId)
       .replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
@@ -159,5 +167,32 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
       expect(response.statusCode, url).toBe(404);
       expect(response.body, url).not.toContain('A1 Borrower');
     }
+  });
+
+  it("hides an internal item from the loan's borrowers, and any item from a loan it is not on, like an unknown route", async () => {
+    const hiddenBody = (await api.as().get('/api/__no_such_route__')).json();
+    const cases: [Who, string, number][] = [
+      ['ownerA', `/api/loans/${a1}/checklist/items/${internalItemA1}/reopen`, 409],
+      ['assistantA', `/api/loans/${a1}/checklist/items/${internalItemA1}/reopen`, 409],
+      ['borrowerA1', `/api/loans/${a1}/checklist/items/${internalItemA1}/not-applicable`, 404],
+      ['coBorrowerA1', `/api/loans/${a1}/checklist/items/${internalItemA1.toUpperCase()}/not-applicable`, 404],
+      ['borrowerA1', `/api/loans/${a1}/checklist/items/${visibleItemA1}/not-applicable/confirm`, 404],
+      ['ownerA', `/api/loans/${a1}/checklist/items/${itemA2}/reopen`, 404],
+      ['borrowerA2', `/api/loans/${a1}/checklist/items/${itemA2}/not-applicable`, 404],
+      ['borrowerA1', `/api/loans/${a1}/checklist/items/not-a-uuid/not-applicable`, 404],
+    ];
+    for (const [who, url, status] of cases) {
+      const response = await api.as(cookieOf(who)).post(url, url.endsWith('/not-applicable') ? { version: 1, reason: 'n/a' } : { version: 1 });
+      expect(response.statusCode, `${who} ${url}`).toBe(status);
+      if (status === 404)
+        expect({ ...response.json(), instance: undefined, detail: undefined }, `${who} ${url}`).toEqual({
+          ...hiddenBody,
+          instance: undefined,
+          detail: undefined,
+        });
+    }
+    const list = (await api.as(cookieOf('borrowerA1')).get(`/api/loans/${a1}/checklist`)).body;
+    expect(list).toContain(visibleItemA1);
+    expect(list).not.toContain(internalItemA1);
   });
 });

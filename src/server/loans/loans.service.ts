@@ -17,6 +17,7 @@ import { findTeam } from '../accounts/accounts.queries';
 import type { AppContext } from '../app-context';
 import { recordAudit, type AuditEntry } from '../audit/audit';
 import { recordActivity } from '../activity/activity-log';
+import { createLoanChecklist } from '../checklist/new-loan-checklist';
 import type { Db } from '../db/client';
 import type { LoanRow } from '../db/schema';
 import { parseInput } from '../platform/http/problem';
@@ -137,6 +138,7 @@ export async function createLoan(
     const row = await q.insertLoan(tx, { ...loanColumnsOf(input), teamId, createdBy: principal.userId } as Parameters<typeof q.insertLoan>[1]);
     await q.insertStageChange(tx, { loanId: row.id, fromStage: null, toStage: 'lead', byId: principal.userId, note: null });
     await recordActivity(tx, row.id, { actorId: principal.userId, kind: 'loan.created', visibility: 'shared', data: { stage: 'lead' } });
+    await createLoanChecklist(tx, row, principal.userId);
     if (assignee) await recordActivity(tx, row.id, { actorId: principal.userId, kind: 'loan.assigned', visibility: 'internal', data: { to: assignee.name } });
     await recordAudit(tx, {
       action: 'loan.created',

@@ -84,12 +84,19 @@ export interface AccessTarget {
   teamId?: string;
   /** The caller's role on the loan a loan-scoped route names (none when there is no such loan). */
   loanRole?: LoanRole;
+  /**
+   * Something else the route names does not exist for this caller (an item of
+   * another loan, an internal item asked for by a borrower): hidden, whatever
+   * their role.
+   */
+  hidden?: boolean;
 }
 
 /** `loanRoles`: for a `loan` route, the roles its loan action allows (from the features' tables). */
 export function decideAccess(access: RouteAccess, principal: Principal, target: AccessTarget = {}, loanRoles?: readonly LoanRoleName[]): AccessDecision {
   if (access === 'public') return 'allow';
   if (principal.kind !== 'user') return access === 'platform-admin' ? 'hidden' : 'unauthenticated';
+  if (target.hidden) return 'hidden';
   switch (access) {
     case 'signed-in':
       return 'allow';

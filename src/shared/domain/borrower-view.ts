@@ -171,6 +171,14 @@ const SHARED_ACTIVITY_DATA: Readonly<Record<string, readonly string[]>> = {
   'stage.changed': ['from', 'to'],
   'stage.reopened': ['from', 'to'],
   'participant.joined': ['name', 'role'],
+  // Checklist events of borrower-visible items (internal items' events are internal rows).
+  'checklist.item_added': ['itemId', 'label'],
+  'checklist.item_removed': ['itemId', 'label'],
+  'checklist.item_waived': ['itemId', 'label', 'reason'],
+  'checklist.item_reopened': ['itemId', 'label'],
+  'checklist.item_not_applicable': ['itemId', 'label', 'reason'],
+  'checklist.not_applicable_confirmed': ['itemId', 'label'],
+  'checklist.not_applicable_rejected': ['itemId', 'label'],
 };
 
 export const isBorrowerActivityKind = (kind: string) => Object.hasOwn(SHARED_ACTIVITY_DATA, kind);

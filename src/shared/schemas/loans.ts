@@ -85,7 +85,7 @@ export function isRealDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-const CalendarDate = (label: string) =>
+export const CalendarDate = (label: string) =>
   text(label)
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${label} must be a date (YYYY-MM-DD)` })
     .refine(isRealDate, { error: `${label} is not a real date` })

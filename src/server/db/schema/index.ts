@@ -7,3 +7,4 @@ export * from './teams';
 export * from './audit';
 export * from './loans';
 export * from './activity';
+export * from './checklist';

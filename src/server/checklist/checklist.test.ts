@@ -1,0 +1,275 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BorrowerChecklistItemView, ChecklistItemView, ChecklistView } from '../../shared/schemas/checklist';
+import type { ActivityPage } from '../../shared/schemas/loans';
+import { setupApi } from '../../test/api';
+import { backends } from '../../test/databases';
+import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
+
+const today = () => new Date().toISOString().slice(0, 10);
+const inDays = (days: number) => {
+  const date = new Date(`${today()}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+};
+
+describe.each(backends)('the document checklist on %s', (backend) => {
+  const api = setupApi(backend);
+  let harbor: Team;
+  let assistant: Person;
+  let loanId: string;
+  let borrower: Person;
+
+  const list = async (who: Person, id = loanId) => {
+    const response = await api.as(who).get(`/api/loans/${id}/checklist`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<ChecklistView>();
+  };
+  const itemByKey = async (key: string, id = loanId) => (await list(harbor.owner, id)).items.find((item) => item.key === key)!;
+
+  beforeAll(async () => {
+    harbor = await createTeamWithOwner(api, { name: 'Harbor Lending' });
+    assistant = await addAssistant(api, harbor.teamId);
+    loanId = (await createLoan(api, harbor.teamId, harbor.owner)).id; // single-family purchase
+    borrower = await addBorrower(api, loanId);
+  });
+
+  it('gives a new loan the DSCR checklist of its deal, with due dates from today', async () => {
+    const { items, outstandingRequired } = await list(harbor.owner);
+    const keys = items.map((item) => item.key);
+    expect(keys).toEqual(
+      expect.arrayContaining(['application-1003', 'government-id', 'purchase-contract', 'leases', 'bank-statements', 'appraisal-1007', 'title-commitment']),
+    );
+    expect(keys).not.toContain('mortgage-statement');
+    expect(keys).not.toContain('rent-roll');
+    expect(items.map((item) => item.position)).toEqual(items.map((_, i) => i));
+    expect(items.every((item) => item.status === 'requested')).toBe(true);
+    expect(items.find((item) => item.key === 'government-id')).toMatchObject({
+      dueDate: inDays(3),
+      provider: 'borrower',
+      borrowerVisible: true,
+      required: true,
+    });
+    expect(items.find((item) => item.key === 'bank-statements')).toMatchObject({ validityDays: 60 });
+    expect(outstandingRequired).toBe(items.filter((item) => item.required).length);
+
+    const refinance = (
+      await createLoan(api, harbor.teamId, harbor.owner, {
+        purpose: 'rate_term_refinance',
+        propertyType: 'two_to_four',
+        unitCount: 2,
+        unitRentsCents: [1_500_00, 1_500_00],
+        monthlyRentCents: null,
+      })
+    ).id;
+    const refiKeys = (await list(harbor.owner, refinance)).items.map((item) => item.key);
+    expect(refiKeys).toEqual(expect.arrayContaining(['mortgage-statement', 'payoff-statement', 'rent-roll', 'appraisal-1025']));
+    expect(refiKeys).not.toContain('purchase-contract');
+  });
+
+  it('shows borrowers the borrower-visible items only, with no internal field', async () => {
+    const team = await list(harbor.owner);
+    const mine = (await list(borrower)) as unknown as ChecklistView<BorrowerChecklistItemView>;
+    const visible = team.items.filter((item) => item.borrowerVisible);
+    expect(mine.items.map((item) => item.id)).toEqual(visible.map((item) => item.id));
+    expect(team.items.some((item) => !item.borrowerVisible)).toBe(true);
+    for (const item of mine.items) {
+      expect(Object.keys(item).sort()).toEqual([
+        'category',
+        'dueDate',
+        'id',
+        'label',
+        'notApplicableConfirmed',
+        'position',
+        'provider',
+        'reason',
+        'required',
+        'status',
+        'version',
+      ]);
+    }
+    expect(mine.outstandingRequired).toBe(visible.filter((item) => item.required).length);
+    expect(JSON.stringify(mine)).not.toContain('Title commitment'); // internal by default
+  });
+
+  it('lets the team add, rename and remove items, with a stale version refused', async () => {
+    const added = await api.as(assistant).post(`/api/loans/${loanId}/checklist/items`, { label: 'Lease addendum', category: 'income' });
+    expect(added.statusCode, added.body).toBe(201);
+    const item = added.json<ChecklistItemView>();
+    expect(item).toMatchObject({
+      key: null,
+      label: 'Lease addendum',
+      required: true,
+      provider: 'borrower',
+      borrowerVisible: true,
+      status: 'requested',
+      version: 1,
+    });
+    expect(item.position).toBe((await list(harbor.owner)).items.length - 1);
+
+    const [first, second] = await Promise.all([
+      api.as(harbor.owner).patch(`/api/loans/${loanId}/checklist/items/${item.id}`, { version: 1, label: 'Lease addendum (unit B)' }),
+      api.as(assistant).patch(`/api/loans/${loanId}/checklist/items/${item.id}`, { version: 1, dueDate: '2026-12-31' }),
+    ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([200, 409]);
+    const missingVersion = await api.as(harbor.owner).patch(`/api/loans/${loanId}/checklist/items/${item.id}`, { label: 'x' });
+    expect(missingVersion.statusCode).toBe(400);
+    expect(missingVersion.json().errors.map((e: { field: string }) => e.field)).toContain('version');
+    const current = (await list(harbor.owner)).items.find((i) => i.id === item.id)!;
+    expect(current.version).toBe(2);
+
+    expect((await api.as(harbor.owner).delete(`/api/loans/${loanId}/checklist/items/${item.id}`, { version: 1 })).statusCode).toBe(409);
+    expect((await api.as(harbor.owner).delete(`/api/loans/${loanId}/checklist/items/${item.id}`, { version: 2 })).statusCode).toBe(204);
+    expect((await list(harbor.owner)).items.some((i) => i.id === item.id)).toBe(false);
+    // Borrowers read what happened to the items they see, never an id of a person.
+    const feed = (await api.as(borrower).get(`/api/loans/${loanId}/activity`)).json<ActivityPage>();
+    expect(feed.items.filter((row) => row.kind.startsWith('checklist.')).map((row) => [row.kind, row.data.label])).toEqual([
+      ['checklist.item_removed', 'Lease addendum (unit B)'],
+      ['checklist.item_added', 'Lease addendum'],
+    ]);
+  });
+
+  it('reorders the checklist only by an order that names every item once', async () => {
+    const { items } = await list(harbor.owner);
+    const reversed = items.map((item) => item.id).toReversed();
+    const response = await api.as(assistant).put(`/api/loans/${loanId}/checklist/order`, { itemIds: reversed });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await list(harbor.owner)).items.map((item) => item.id)).toEqual(reversed);
+    for (const itemIds of [reversed.slice(1), [...reversed, reversed[0]], [...reversed.slice(1), '00000000-0000-4000-8000-000000000000']]) {
+      const bad = await api.as(assistant).put(`/api/loans/${loanId}/checklist/order`, { itemIds });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errors[0].field).toBe('itemIds');
+    }
+    await api.as(assistant).put(`/api/loans/${loanId}/checklist/order`, { itemIds: items.map((item) => item.id) });
+  });
+
+  it('moves status tags only by the actions that imply them: waive, "not applicable" confirmed or sent back, reopen', async () => {
+    const id = await itemByKey('leases').then((item) => item.id);
+    const url = (action: string) => `/api/loans/${loanId}/checklist/items/${id}/${action}`;
+    const claim = await api.as(borrower).post(url('not-applicable'), { version: 1, reason: 'The property is vacant; I will sign a lease after closing.' });
+    expect(claim.statusCode, claim.body).toBe(200);
+    expect(claim.json()).toMatchObject({ status: 'not_applicable', notApplicableConfirmed: false, version: 2 });
+    expect((await list(harbor.owner)).outstandingRequired).toBe((await list(harbor.owner)).items.filter((i) => i.required).length);
+    expect((await api.as(harbor.owner).post(url('not-applicable/reject'), { version: 2 })).json()).toMatchObject({
+      status: 'requested',
+      reason: null,
+      version: 3,
+    });
+    expect((await api.as(borrower).post(url('not-applicable'), { version: 3, reason: 'Vacant property' })).statusCode).toBe(200);
+    const confirmed = await api.as(assistant).post(url('not-applicable/confirm'), { version: 4 });
+    expect(confirmed.json()).toMatchObject({ status: 'not_applicable', notApplicableConfirmed: true, reason: 'Vacant property' });
+    expect((await api.as(assistant).post(url('not-applicable/confirm'), { version: 5 })).statusCode).toBe(409);
+    expect((await api.as(harbor.owner).post(url('reopen'), { version: 5 })).json()).toMatchObject({
+      status: 'requested',
+      reason: null,
+      notApplicableConfirmed: false,
+    });
+
+    const waived = await api.as(harbor.owner).post(url('waive'), { version: 6, reason: 'Lender waived it for this deal' });
+    expect(waived.json()).toMatchObject({ status: 'waived', reason: 'Lender waived it for this deal' });
+    const refused = await api.as(borrower).post(url('not-applicable'), { version: 7, reason: 'x' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toContain('waived');
+    expect((await api.as(harbor.owner).post(url('waive'), { version: 6, reason: 'again' })).statusCode).toBe(409);
+    expect((await api.as(harbor.owner).post(url('waive'), { version: 7 })).statusCode).toBe(400);
+    // Borrowers are not the ones to waive, confirm or reopen.
+    for (const action of ['waive', 'reopen', 'not-applicable/confirm'])
+      expect((await api.as(borrower).post(url(action), { version: 7, reason: 'x' })).statusCode).toBe(404);
+    const feed = (await api.as(borrower).get(`/api/loans/${loanId}/activity`)).json<ActivityPage>();
+    expect(feed.items[0]).toMatchObject({ kind: 'checklist.item_waived', data: { label: 'Signed leases', reason: 'Lender waived it for this deal' } });
+  });
+
+  it("uses the team's own template for new loans once saved, refuses a bad one by field, and resets to the built-in one", async () => {
+    const builtIn = (await api.as(assistant).get(`/api/teams/${harbor.teamId}/checklist-template`)).json();
+    expect(builtIn.builtIn).toBe(true);
+    const items = [
+      { key: 'government-id', label: 'Photo ID (both sides)', category: 'identity', required: true, provider: 'borrower', borrowerVisible: true, dueInDays: 2 },
+      { key: 'w9', label: 'W-9', category: 'entity', required: false, provider: 'borrower', borrowerVisible: true },
+      {
+        key: 'flood-cert',
+        label: 'Flood certificate',
+        category: 'insurance',
+        required: true,
+        provider: 'third_party',
+        borrowerVisible: false,
+        propertyTypes: ['condo'],
+      },
+    ];
+    const saved = await api.as(assistant).put(`/api/teams/${harbor.teamId}/checklist-template`, { items });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().builtIn).toBe(false);
+    const fresh = (await createLoan(api, harbor.teamId, harbor.owner)).id;
+    expect((await list(harbor.owner, fresh)).items.map((item) => [item.key, item.label, item.dueDate])).toEqual([
+      ['government-id', 'Photo ID (both sides)', inDays(2)],
+      ['w9', 'W-9', null],
+    ]);
+    const duplicate = await api.as(assistant).put(`/api/teams/${harbor.teamId}/checklist-template`, { items: [items[0], items[0]] });
+    expect(duplicate.statusCode).toBe(400);
+    expect(duplicate.json().errors.map((e: { field: string }) => e.field)).toContain('items.1.key');
+    expect((await api.as(assistant).delete(`/api/teams/${harbor.teamId}/checklist-template`)).json().builtIn).toBe(true);
+  });
+
+  it('offers what a changed deal lacks and adds the chosen template items', async () => {
+    const created = await createLoan(api, harbor.teamId, harbor.owner);
+    const id = created.id;
+    const moved = await api.as(harbor.owner).patch(`/api/loans/${id}`, { version: created.version, purpose: 'cash_out_refinance' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const suggestions = (await api.as(assistant).get(`/api/loans/${id}/checklist/suggestions`)).json();
+    expect(suggestions.missing.map((item: { key: string }) => item.key).sort()).toEqual(['mortgage-statement', 'mortgage-verification', 'payoff-statement']);
+    expect(suggestions.noLongerApplies.map((item: ChecklistItemView) => item.key)).toEqual(['purchase-contract']);
+    const added = await api.as(assistant).post(`/api/loans/${id}/checklist/from-template`, { keys: ['mortgage-statement', 'payoff-statement'] });
+    expect(added.statusCode, added.body).toBe(200);
+    const keys = (await list(harbor.owner, id)).items.map((item) => item.key);
+    expect(keys.slice(-2)).toEqual(['mortgage-statement', 'payoff-statement']);
+    expect(keys).toContain('purchase-contract'); // nothing removed without asking
+    const unknown = await api.as(assistant).post(`/api/loans/${id}/checklist/from-template`, { keys: ['no-such-item'] });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors[0]).toMatchObject({ field: 'keys' });
+  });
+
+  it('never 5xxs the checklist endpoints with bad bodies (property-based)', async () => {
+    const { items } = await list(harbor.owner);
+    const itemId = items[0]!.id;
+    const bad = fc.oneof(
+      fc.constantFrom('\u0000', '\ud800', '', ' ', 'NaN', '2027-02-30', [], {}, null, true, -1, 0, 1e21, 2 ** 53 + 2, 7.5),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const body = fc.dictionary(
+      fc.constantFrom(
+        'version',
+        'label',
+        'category',
+        'required',
+        'provider',
+        'borrowerVisible',
+        'dueDate',
+        'validityDays',
+        'reason',
+        'itemIds',
+        'keys',
+        'items',
+        'x',
+      ),
+      bad,
+      { maxKeys: 4 },
+    );
+    const targets = [
+      ['POST', `/api/loans/${loanId}/checklist/items`],
+      ['PATCH', `/api/loans/${loanId}/checklist/items/${itemId}`],
+      ['DELETE', `/api/loans/${loanId}/checklist/items/${itemId}`],
+      ['PUT', `/api/loans/${loanId}/checklist/order`],
+      ['POST', `/api/loans/${loanId}/checklist/items/${itemId}/waive`],
+      ['POST', `/api/loans/${loanId}/checklist/items/${itemId}/not-applicable/confirm`],
+      ['POST', `/api/loans/${loanId}/checklist/from-template`],
+      ['PUT', `/api/teams/${harbor.teamId}/checklist-template`],
+    ] as const;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...targets), body, async ([method, url], payload) => {
+        const response = await api.app.inject({ method, url, payload: payload as object, headers: { cookie: harbor.owner.cookie } });
+        expect(response.statusCode, `${method} ${url} ${JSON.stringify(payload).slice(0, 200)} → ${response.body.slice(0, 200)}`).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

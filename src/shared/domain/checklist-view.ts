@@ -1,0 +1,35 @@
+import type { BorrowerChecklistItemView, ChecklistItemView } from '../schemas/checklist';
+import { EVERYONE_ON_LOAN, TEAM_ON_LOAN, type LoanActionTable } from './access';
+import { isItemSettled } from './checklist-status';
+
+/**
+ * The checklist's loan actions: everyone on the loan reads the checklist
+ * (borrowers its borrower-visible items only); the team manages it; a
+ * borrower may say an item does not apply to them.
+ */
+export const CHECKLIST_ACTIONS = {
+  'view-checklist': EVERYONE_ON_LOAN,
+  'manage-checklist': TEAM_ON_LOAN,
+  'claim-not-applicable': ['borrower', 'co_borrower'],
+} as const satisfies LoanActionTable;
+
+/** A borrower's view of an item: an allow-list, so a field added to the team's view never leaks. */
+export function toBorrowerChecklistItem(item: ChecklistItemView): BorrowerChecklistItemView {
+  return {
+    id: item.id,
+    position: item.position,
+    label: item.label,
+    category: item.category,
+    required: item.required,
+    provider: item.provider,
+    status: item.status,
+    reason: item.reason,
+    notApplicableConfirmed: item.notApplicableConfirmed,
+    dueDate: item.dueDate,
+    version: item.version,
+  };
+}
+
+/** Required items not yet settled: the pipeline's "outstanding documents". */
+export const outstandingRequired = (items: readonly Pick<ChecklistItemView, 'required' | 'status' | 'notApplicableConfirmed'>[]) =>
+  items.filter((item) => item.required && !isItemSettled(item.status, item.notApplicableConfirmed)).length;

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { CHECKLIST_CATEGORIES, ITEM_PROVIDERS, type ChecklistCategory, type ItemProvider } from '../domain/checklist-templates';
+import type { ItemStatus } from '../domain/checklist-status';
+import { LOAN_PURPOSES, PROPERTY_TYPES } from '../domain/loan-fields';
+import { CalendarDate } from './loans';
+import { text } from './text';
+
+export const ItemIdParamsSchema = z.object({ loanId: z.uuid({ error: 'Not a loan id' }), itemId: z.uuid({ error: 'Not a checklist item id' }) });
+
+const Label = text('Label').trim().min(1, { error: 'Give the item a label' }).max(120, { error: 'Label must be at most 120 characters' });
+const Reason = text('Reason').trim().min(1, { error: 'Give a reason' }).max(500, { error: 'Reason must be at most 500 characters' });
+const Category = z.enum(CHECKLIST_CATEGORIES, { error: `Category must be one of ${CHECKLIST_CATEGORIES.join(', ')}` });
+const Provider = z.enum(ITEM_PROVIDERS, { error: 'Provider must be borrower or third_party' });
+const Days = (label: string) =>
+  z
+    .number({ error: `${label} must be a number of days` })
+    .int({ error: `${label} must be whole days` })
+    .min(1, { error: `${label} must be at least 1 day` })
+    .max(3650, { error: `${label} must be at most 3650 days` });
+const Version = z.number({ error: 'version must be the version you read' }).int().min(1);
+
+/** An item added to one loan by hand. */
+export const AddItemSchema = z.strictObject({
+  label: Label,
+  category: Category,
+  required: z.boolean({ error: 'required must be true or false' }).default(true),
+  provider: Provider.default('borrower'),
+  borrowerVisible: z.boolean({ error: 'borrowerVisible must be true or false' }).default(true),
+  dueDate: CalendarDate('Due date').nullable().default(null),
+  validityDays: Days('Validity').nullable().default(null),
+});
+export type AddItem = z.input<typeof AddItemSchema>;
+export type AddItemFields = z.output<typeof AddItemSchema>;
+
+/** Edits an item's description (not its status: only actions move that). */
+export const UpdateItemSchema = z
+  .strictObject({
+    version: Version,
+    label: Label.optional(),
+    category: Category.optional(),
+    required: z.boolean({ error: 'required must be true or false' }).optional(),
+    provider: Provider.optional(),
+    borrowerVisible: z.boolean({ error: 'borrowerVisible must be true or false' }).optional(),
+    dueDate: CalendarDate('Due date').nullable().optional(),
+    validityDays: Days('Validity').nullable().optional(),
+  })
+  .refine((value) => Object.keys(value).some((key) => key !== 'version'), { error: 'Send at least one field to change' });
+export type UpdateItem = z.input<typeof UpdateItemSchema>;
+export type UpdateItemFields = z.output<typeof UpdateItemSchema>;
+
+export const ReorderItemsSchema = z.strictObject({
+  itemIds: z
+    .array(z.uuid({ error: 'Not a checklist item id' }), { error: 'itemIds must list the items in their new order' })
+    .min(1)
+    .max(500),
+});
+
+/** Waive, or "doesn't apply to me": the reason everyone on the item reads. */
+export const ItemReasonSchema = z.strictObject({ version: Version, reason: Reason });
+export const ItemVersionSchema = z.strictObject({ version: Version });
+
+export const AddFromTemplateSchema = z.strictObject({
+  keys: z.array(text('Key').min(1).max(60), { error: 'keys must list template item keys' }).min(1).max(100),
+});
+
+const TemplateItemSchema = z.strictObject({
+  key: text('Key').regex(/^[a-z0-9][a-z0-9-]{0,59}$/, { error: 'Key must be lower-case letters, digits and dashes' }),
+  label: Label,
+  category: Category,
+  required: z.boolean({ error: 'required must be true or false' }),
+  provider: Provider,
+  borrowerVisible: z.boolean({ error: 'borrowerVisible must be true or false' }),
+  dueInDays: Days('Due in').nullable().default(null),
+  validityDays: Days('Validity').nullable().default(null),
+  purposes: z
+    .array(z.enum(LOAN_PURPOSES, { error: 'Not a loan purpose' }))
+    .min(1)
+    .max(LOAN_PURPOSES.length)
+    .nullable()
+    .default(null),
+  propertyTypes: z
+    .array(z.enum(PROPERTY_TYPES, { error: 'Not a property type' }))
+    .min(1)
+    .max(PROPERTY_TYPES.length)
+    .nullable()
+    .default(null),
+});
+
+/** A team's whole template, in order: saved at once. */
+export const ChecklistTemplateSchema = z
+  .strictObject({
+    items: z.array(TemplateItemSchema).min(1, { error: 'A template needs at least one item' }).max(100, { error: 'A template has at most 100 items' }),
+  })
+  .superRefine(({ items }, ctx) => {
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      if (seen.has(item.key)) ctx.addIssue({ code: 'custom', path: ['items', index, 'key'], message: `The key ${item.key} is used twice` });
+      seen.add(item.key);
+    });
+  });
+export type ChecklistTemplateInput = z.input<typeof ChecklistTemplateSchema>;
+export type ChecklistTemplateFields = z.output<typeof ChecklistTemplateSchema>;
+
+/** An item as the team sees it. */
+export interface ChecklistItemView {
+  id: string;
+  key: string | null;
+  position: number;
+  label: string;
+  category: ChecklistCategory;
+  required: boolean;
+  provider: ItemProvider;
+  borrowerVisible: boolean;
+  status: ItemStatus;
+  reason: string | null;
+  notApplicableConfirmed: boolean;
+  dueDate: string | null;
+  validityDays: number | null;
+  documentDate: string | null;
+  requestedAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** An item as a borrower sees it: what is needed, its state and why, nothing internal. */
+export type BorrowerChecklistItemView = Pick<
+  ChecklistItemView,
+  'id' | 'position' | 'label' | 'category' | 'required' | 'provider' | 'status' | 'reason' | 'notApplicableConfirmed' | 'dueDate' | 'version'
+>;
+
+export interface ChecklistView<Item = ChecklistItemView> {
+  items: Item[];
+  /** Required items still to settle (approved, waived or confirmed not applicable settle one). */
+  outstandingRequired: number;
+}
