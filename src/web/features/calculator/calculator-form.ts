@@ -10,16 +10,8 @@ import {
   type DscrBand,
   type RentalIncome,
 } from '../../../shared/domain/dscr';
-import {
-  DSCR_INPUT_BOUNDS,
-  parseDecimal,
-  parseMoneyCents,
-  parsePercent,
-  type NumberBounds,
-  type NumberIssue,
-  type ParsedNumber,
-} from '../../../shared/domain/dscr-inputs';
-import { formatCents } from './format';
+import { DSCR_INPUT_BOUNDS } from '../../../shared/domain/dscr-inputs';
+import { formatWholeDollars, parseDecimal, parseMoneyCents, parsePercent, type NumberBounds, type NumberIssue, type ParsedNumber } from '../../../shared/money';
 
 /** What the calculator holds: each number as typed, and its two switches. */
 export interface CalculatorForm {
@@ -71,7 +63,7 @@ const money = (bounds: NumberBounds, missing: string): FieldSpec => ({
   kind: 'money',
   bounds,
   missing,
-  range: bounds.min > 0 ? `Enter ${formatCents(bounds.min, 0)} to ${formatCents(bounds.max, 0)}.` : `Enter at most ${formatCents(bounds.max, 0)}.`,
+  range: bounds.min > 0 ? `Enter ${formatWholeDollars(bounds.min)} to ${formatWholeDollars(bounds.max)}.` : `Enter at most ${formatWholeDollars(bounds.max)}.`,
 });
 
 export const FIELD_SPECS: Readonly<Record<NumberFieldName, FieldSpec>> = {

@@ -3,6 +3,7 @@ import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatPropertyAddress, LOAN_PURPOSE_LABELS, PROPERTY_TYPE_LABELS } from '../../../shared/domain/loan-fields';
 import { isExitStage, STAGE_LABELS } from '../../../shared/domain/loan-stages';
+import { formatWholeDollars } from '../../../shared/money';
 import type { LoanDetail, LoanInput } from '../../../shared/schemas/loans';
 import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
@@ -24,7 +25,6 @@ import { LoanProgress, LoanTimeline } from './components/loan-timeline';
 import { MoveStage } from './components/move-stage';
 import { ParticipantsPanel } from './components/participants-panel';
 import { StageHistory } from './components/stage-history';
-import { formatWholeDollars } from './format';
 import { changedLoanFields, formValuesOf } from './loan-form-values';
 
 function Card({ title, action, children, className = '' }: { title: string; action?: ReactNode; children: ReactNode; className?: string }) {

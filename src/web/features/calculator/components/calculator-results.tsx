@@ -1,6 +1,6 @@
 import { DEFAULT_DSCR_THRESHOLDS, DSCR_BAND_LABELS, type DscrBand } from '../../../../shared/domain/dscr';
 import type { CalculatorResults as Results } from '../calculator-form';
-import { formatCents, formatRatio } from '../format';
+import { formatCents, formatRatio, formatWholeDollars } from '../../../../shared/money';
 
 const BAND_STYLES: Record<DscrBand, string> = {
   strong: 'bg-accent-100 text-accent-700 ring-accent-600/30',
@@ -9,7 +9,7 @@ const BAND_STYLES: Record<DscrBand, string> = {
 };
 
 const none = '—';
-const money = (cents: number | null, fractionDigits: 0 | 2 = 2) => (cents === null ? none : formatCents(cents, fractionDigits));
+const money = (cents: number | null, whole = false) => (cents === null ? none : whole ? formatWholeDollars(cents) : formatCents(cents));
 const threshold = (value: number) => value.toFixed(2);
 
 function BandChip({ band, testId }: { band: DscrBand; testId?: string }) {
@@ -89,7 +89,7 @@ export function CalculatorResults({ results, hasErrors, shortTermRental }: { res
             value={money(results.qualifyingRentCents)}
             testId="result-rent"
           />
-          <Figure label="Max loan at target DSCR" detail="Largest whole-dollar amount" value={money(results.maxLoanCents, 0)} testId="result-max-loan" />
+          <Figure label="Max loan at target DSCR" detail="Largest whole-dollar amount" value={money(results.maxLoanCents, true)} testId="result-max-loan" />
           <Figure label="Rent needed for target DSCR" detail="At this loan amount" value={money(results.rentNeededCents)} testId="result-rent-needed" />
         </dl>
         {hasErrors ? (

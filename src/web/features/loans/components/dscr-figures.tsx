@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { DscrThresholds } from '../../../../shared/domain/dscr';
 import type { LoanDscrAnalysis } from '../../../../shared/domain/loan-dscr';
 import { Chip } from '../../../ui/chip';
-import { formatCents, formatRatio } from '../format';
+import { formatCents, formatRatio } from '../../../../shared/money';
 
 const BAND = {
   strong: { label: 'Strong', tone: 'green' },
