@@ -1,5 +1,5 @@
 import { adminRoutes } from '../features/admin/routes';
-import type { AppRoute } from '../features/app-shell/app-route';
+import type { AppRoute } from '../lib/app-route';
 import { loansRoutes } from '../features/loans/routes';
 import { myLoansRoutes } from '../features/my-loans/routes';
 import { pipelineRoutes } from '../features/pipeline/routes';

@@ -11,7 +11,7 @@ import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
 import { requestPasswordReset } from './api/request-password-reset';
-import { AuthCardLayout } from './back-to-home';
+import { AuthCardLayout } from '../../ui/auth-card-layout';
 
 export default function ForgotPasswordPage() {
   const notifyError = useErrorNotice();

@@ -11,7 +11,7 @@ import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
 import { resetPassword } from './api/reset-password';
-import { AuthCardLayout } from './back-to-home';
+import { AuthCardLayout } from '../../ui/auth-card-layout';
 
 /** The link from the reset e-mail (/reset-password#<token>): choose a new password. */
 export default function ResetPasswordPage() {

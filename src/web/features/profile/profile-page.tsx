@@ -8,7 +8,7 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
-import { useFailureNotice, useMe } from '../app-shell/me-context';
+import { useFailureNotice, useMe } from '../../lib/me-context';
 import { useUpdateProfile } from './api/update-profile';
 
 const ROLE_LABELS = { owner: 'Owner', assistant: 'Assistant' } as const;

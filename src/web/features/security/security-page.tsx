@@ -12,7 +12,7 @@ import { TextField } from '../../ui/field';
 import { NewPasswordField } from '../../ui/new-password-field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
-import { useFailureNotice, useMe } from '../app-shell/me-context';
+import { useFailureNotice, useMe } from '../../lib/me-context';
 import { useChangePassword } from './api/change-password';
 import { useDisableTwoFactor } from './api/disable-two-factor';
 import { useRegenerateBackupCodes } from './api/regenerate-backup-codes';

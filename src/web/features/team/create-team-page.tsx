@@ -7,7 +7,7 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
-import { useFailureNotice, useMe } from '../app-shell/me-context';
+import { useFailureNotice, useMe } from '../../lib/me-context';
 import { useCreateTeam } from './api/create-team';
 
 /** /app/team/new: a broker founds their team, becomes its owner, and goes on to its branding. */

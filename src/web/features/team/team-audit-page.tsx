@@ -3,9 +3,9 @@ import type { AuditAction } from '../../../shared/domain/audit-actions';
 import type { TeamView } from '../../../shared/schemas/teams';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentTitle } from '../../lib/use-page-title';
-import { useMe } from '../app-shell/me-context';
-import { useTeamAudit } from '../audit/api/list-team-audit';
-import { AuditLog } from '../audit/components/audit-log';
+import { useMe } from '../../lib/me-context';
+import { useTeamAudit } from './api/list-team-audit';
+import { AuditLog } from '../../ui/audit-log';
 import { TeamUnavailable } from './team-unavailable';
 
 /** /app/team/audit, for the team's owners: what happened in the team, and who did it. */

@@ -7,7 +7,7 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
-import { useFailureNotice, useMe } from '../app-shell/me-context';
+import { useFailureNotice, useMe } from '../../lib/me-context';
 import { useUpdateTeam } from './api/update-team';
 import { BrandPreview } from './components/brand-preview';
 import { DscrBandsForm } from './components/dscr-bands-form';

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { TextField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { useFailureNotice } from '../../app-shell/me-context';
+import { useFailureNotice } from '../../../lib/me-context';
 import { useSetLoanArchived } from '../api/archive-loan';
 import { useDeleteLoan } from '../api/delete-loan';
 

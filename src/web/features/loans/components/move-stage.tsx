@@ -5,7 +5,7 @@ import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { failureDescription, useFailureNotice } from '../../app-shell/me-context';
+import { failureDescription, useFailureNotice } from '../../../lib/me-context';
 import { useChangeStage } from '../api/change-stage';
 import { SelectField, TextAreaField } from '../../../ui/field';
 

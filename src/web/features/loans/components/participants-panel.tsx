@@ -10,7 +10,7 @@ import { TextField } from '../../../ui/field';
 import { LoadFailed } from '../../../ui/load-failed';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { useFailureNotice } from '../../app-shell/me-context';
+import { useFailureNotice } from '../../../lib/me-context';
 import { useInviteParticipant } from '../api/invite-participant';
 import { useParticipants } from '../api/list-participants';
 import { useRemoveParticipant } from '../api/remove-participant';

@@ -6,7 +6,7 @@ import { Button } from '../../../ui/button';
 import { TextField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { useFailureNotice } from '../../app-shell/me-context';
+import { useFailureNotice } from '../../../lib/me-context';
 import { useUpdateTeam } from '../api/update-team';
 
 /** The thresholds as typed ("1.25"), read as numbers and checked by the API's own schema. */

@@ -5,7 +5,7 @@ import { Button } from '../../../ui/button';
 import { TextField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { useFailureNotice } from '../../app-shell/me-context';
+import { useFailureNotice } from '../../../lib/me-context';
 import { useInviteAssistant } from '../api/invite-assistant';
 
 /** "Invite an assistant" (owners): an e-mail address, and the invitation goes out with the team's branding. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Me } from '../../../shared/schemas/me';
-import { appRoutes } from '../../app/app-routes';
+import { appRoutes } from '../app-routes';
 import { paths } from '../../lib/paths';
 import { headerLinks } from './navigation';
 

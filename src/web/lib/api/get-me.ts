@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SESSION_CHECK_INTERVAL_MS, sessionNeedsRefresh } from '../../../../shared/constants';
-import type { Me } from '../../../../shared/schemas/me';
-import { apiFetch } from '../../../lib/api-client';
+import { SESSION_CHECK_INTERVAL_MS, sessionNeedsRefresh } from '../../../shared/constants';
+import type { Me } from '../../../shared/schemas/me';
+import { apiFetch } from '../api-client';
 import { refreshSession } from './refresh-session';
 
 export function getMe(signal?: AbortSignal) {

@@ -1,5 +1,5 @@
-import type { AuditAction } from '../../../../shared/domain/audit-actions';
-import type { AuditPage } from '../../../../shared/schemas/audit';
+import type { AuditAction } from '../../../shared/domain/audit-actions';
+import type { AuditPage } from '../../../shared/schemas/audit';
 
 /** One page of the log: older than `before` (an event id), of one action or all. */
 export interface AuditPageQuery {

@@ -1,4 +1,4 @@
-import { apiFetch } from '../../../lib/api-client';
+import { apiFetch } from '../api-client';
 
 /** Finishes a sign-in that asked for a second step, with a code from the authenticator app. */
 export function verifyTotp(code: string) {

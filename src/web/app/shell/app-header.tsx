@@ -1,7 +1,7 @@
 import type { CSSProperties } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Me } from '../../../shared/schemas/me';
-import { appRoutes } from '../../app/app-routes';
+import { appRoutes } from '../app-routes';
 import { usePublicConfig } from '../../lib/public-config';
 import { LogoMark } from '../../ui/logo';
 import { headerLinks } from './navigation';

@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../lib/paths';
-import { usePublicConfig } from '../../../lib/public-config';
-import { Logo } from '../../../ui/logo';
-import { demoMailto } from './final-cta';
+import { demoMailto } from '../lib/demo-mailto';
+import { paths } from '../lib/paths';
+import { usePublicConfig } from '../lib/public-config';
+import { Logo } from './logo';
 import { MailIcon, MapPinIcon, PhoneIcon } from './icons';
 
 const link = 'rounded-sm transition-colors hover:text-white';

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../../../lib/api-client';
-import { Button } from '../../../ui/button';
-import { TextField } from '../../../ui/field';
-import { Spinner } from '../../../ui/spinner';
-import { useErrorNotice } from '../../../ui/toast';
-import { verifyBackupCode } from '../api/verify-backup-code';
-import { verifyTotp } from '../api/verify-totp';
+import { ApiError } from '../lib/api-client';
+import { Button } from './button';
+import { TextField } from './field';
+import { Spinner } from './spinner';
+import { useErrorNotice } from './toast';
+import { verifyBackupCode } from '../lib/api/verify-backup-code';
+import { verifyTotp } from '../lib/api/verify-totp';
 import { AuthenticatorCodeField } from './authenticator-code-field';
 
 /** better-auth's codes for a challenge that can no longer be answered: start the sign-in again. */

@@ -1,4 +1,4 @@
-import { apiFetch } from '../../../lib/api-client';
+import { apiFetch } from '../api-client';
 
 /**
  * Asks better-auth for the session: when it is due, better-auth slides its

@@ -1,6 +1,6 @@
 import { matchPath } from 'react-router';
 import type { Me } from '../../../shared/schemas/me';
-import { allows, isArea, type AppArea, type AppRoute } from './app-route';
+import { allows, isArea, type AppArea, type AppRoute } from '../../lib/app-route';
 import type { SubNavLink } from './sub-nav';
 
 /** Where an area opens: its own page, or else the first page this person may open. */

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { TextField } from '../../../ui/field';
+import { TextField } from './field';
 
 /**
  * The 6-digit code from an authenticator app (a space in the middle allowed,

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { Me } from '../../../shared/schemas/me';
+import type { Me } from '../../shared/schemas/me';
 
 /** Who may open a page or an area. Anyone else gets the not-found page, the same answer as for an address that does not exist. */
 export type Guard = (me: Me) => boolean;

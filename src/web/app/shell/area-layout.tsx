@@ -1,6 +1,6 @@
 import { Suspense, type ReactNode } from 'react';
 import { SubNav, type SubNavLink } from './sub-nav';
-import { PageLoading } from './page-loading';
+import { PageLoading } from '../../ui/page-loading';
 
 /**
  * An area of the app with several pages (the team's, the admin console):

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { paths } from '../../lib/paths';
-import { useDocumentTitle } from '../../lib/use-page-title';
+import { paths } from '../lib/paths';
+import { useDocumentTitle } from '../lib/use-page-title';
 
 /**
  * An /app address that does not exist, or that this person may not open:

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { TeamMembers } from '../../../../shared/schemas/teams';
-import { apiFetch, ApiError } from '../../../lib/api-client';
-import { meQueryOptions } from '../../app-shell/api/get-me';
-import { TEAM_SCOPE } from '../../app-shell/query-client';
+import type { TeamMembers } from '../../../shared/schemas/teams';
+import { apiFetch, ApiError } from '../api-client';
+import { meQueryOptions } from './get-me';
+import { TEAM_SCOPE } from '../query-client';
 
 /** The team's members and its open invitations. */
 export function listMembers(teamId: string, signal?: AbortSignal) {

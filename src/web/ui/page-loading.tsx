@@ -1,4 +1,4 @@
-import { Spinner } from '../../ui/spinner';
+import { Spinner } from './spinner';
 
 /** What shows while a page's chunk loads. */
 export function PageLoading() {

@@ -1,4 +1,4 @@
-import { apiFetch } from '../../../lib/api-client';
+import { apiFetch } from '../api-client';
 
 /** Finishes a sign-in that asked for a second step, with one of the account's one-time backup codes. */
 export function verifyBackupCode(code: string) {

@@ -2,7 +2,7 @@ import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanst
 import type { AuditAction } from '../../../../shared/domain/audit-actions';
 import type { AuditPage } from '../../../../shared/schemas/audit';
 import { apiFetch } from '../../../lib/api-client';
-import { auditPages, auditQueryString, type AuditPageQuery } from './audit-query';
+import { auditPages, auditQueryString, type AuditPageQuery } from '../../../lib/api/audit-query';
 
 /** The whole platform's audit log (platform admins). */
 export function listPlatformAudit(query: AuditPageQuery, signal?: AbortSignal) {

@@ -1,18 +1,18 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useId } from 'react';
-import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction } from '../../../../shared/domain/audit-actions';
-import type { AuditEvent, AuditPage } from '../../../../shared/schemas/audit';
-import { ApiError } from '../../../lib/api-client';
-import { plural } from '../../../lib/plural';
-import { Button } from '../../../ui/button';
-import { DateTime } from '../../../ui/date-time';
-import { EmptyCell } from '../../../ui/empty-cell';
-import { LoadFailed } from '../../../ui/load-failed';
-import { ColumnHeader, ScrollTable, TableHead } from '../../../ui/scroll-table';
-import { Spinner } from '../../../ui/spinner';
-import { useToast } from '../../../ui/toast';
-import { failureDescription } from '../../app-shell/me-context';
-import { shortUserAgent } from './user-agent';
+import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction } from '../../shared/domain/audit-actions';
+import type { AuditEvent, AuditPage } from '../../shared/schemas/audit';
+import { ApiError } from '../lib/api-client';
+import { plural } from '../lib/plural';
+import { Button } from './button';
+import { DateTime } from './date-time';
+import { EmptyCell } from './empty-cell';
+import { LoadFailed } from './load-failed';
+import { ColumnHeader, ScrollTable, TableHead } from './scroll-table';
+import { Spinner } from './spinner';
+import { useToast } from './toast';
+import { failureDescription } from '../lib/me-context';
+import { shortUserAgent } from '../lib/user-agent';
 
 const label = (action: string) => AUDIT_ACTION_LABELS[action as AuditAction] ?? action;
 
