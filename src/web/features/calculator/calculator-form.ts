@@ -5,9 +5,11 @@ import {
   maxLoanAtTargetCents,
   monthlyPrincipalAndInterestCents,
   pitiaCents,
+  pitiaLines,
   qualifyingRentCents,
   rentNeededForTargetCents,
   type DscrBand,
+  type PitiaLines,
   type RentalIncome,
 } from '../../../shared/domain/dscr';
 import { DSCR_INPUT_BOUNDS } from '../../../shared/domain/dscr-inputs';
@@ -137,6 +139,8 @@ export type FieldErrors = Partial<Record<NumberFieldName, string>>;
 export interface CalculatorResults {
   /** Each figure is null when a field it needs is wrong, or when it has no value (no payment to cover). */
   monthlyPrincipalAndInterestCents: number | null;
+  /** PITIA's lines, each to the cent; pitiaCents is their sum. */
+  pitiaLines: PitiaLines | null;
   pitiaCents: number | null;
   qualifyingRentCents: number | null;
   dscr: number | null;
@@ -186,6 +190,7 @@ export function evaluateCalculator(form: CalculatorForm): { errors: FieldErrors;
 
   const results: CalculatorResults = {
     monthlyPrincipalAndInterestCents: debt ? monthlyPrincipalAndInterestCents(debt) : null,
+    pitiaLines: debt && escrows ? pitiaLines({ ...debt, ...escrows }) : null,
     pitiaCents: debt && escrows ? pitiaCents({ ...debt, ...escrows }) : null,
     qualifyingRentCents: income ? qualifyingRentCents(income) : null,
     dscr: null,

@@ -12,6 +12,13 @@ const none = '—';
 const money = (cents: number | null, whole = false) => (cents === null ? none : whole ? formatWholeDollars(cents) : formatCents(cents));
 const threshold = (value: number) => value.toFixed(2);
 
+/** PITIA's lines as shown, each to the cent, which add up to the PITIA beside them (decision 010). */
+function pitiaDetail(lines: Results['pitiaLines']): string {
+  if (!lines) return 'P&I, taxes, insurance and HOA a month';
+  const { principalAndInterestCents, taxesCents, insuranceCents, hoaCents } = lines;
+  return `${formatCents(principalAndInterestCents)} P&I + ${formatCents(taxesCents)} taxes + ${formatCents(insuranceCents)} insurance + ${formatCents(hoaCents)} HOA`;
+}
+
 function BandChip({ band, testId }: { band: DscrBand; testId?: string }) {
   return (
     <span data-testid={testId} className={`inline-flex rounded-full px-3 py-1 text-sm font-semibold ring-1 ring-inset ${BAND_STYLES[band]}`}>
@@ -49,7 +56,9 @@ function Figure({ label, value, detail, testId }: { label: string; value: string
     <div className="flex items-baseline justify-between gap-4 py-3">
       <dt className="text-sm text-slate-700">
         <span className="font-medium text-slate-900">{label}</span>
-        <span className="block text-xs text-slate-600">{detail}</span>
+        <span data-testid={`${testId}-detail`} className="block text-xs text-slate-600">
+          {detail}
+        </span>
       </dt>
       <dd data-testid={testId} className="text-right text-lg font-semibold text-navy-900 tabular-nums">
         {value}
@@ -82,7 +91,7 @@ export function CalculatorResults({ results, hasErrors, shortTermRental }: { res
             </dd>
           </div>
           <Figure label="Monthly P&I" detail="Principal and interest" value={money(results.monthlyPrincipalAndInterestCents)} testId="result-pi" />
-          <Figure label="PITIA" detail="P&I, taxes, insurance and HOA a month" value={money(results.pitiaCents)} testId="result-pitia" />
+          <Figure label="PITIA" detail={pitiaDetail(results.pitiaLines)} value={money(results.pitiaCents)} testId="result-pitia" />
           <Figure
             label="Qualifying rent"
             detail={shortTermRental ? 'Revenue ÷ 12, less the expense factor' : 'Rent a month, before expenses'}
