@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import type { Me } from '../../shared/schemas/me';
-import { ApiError } from './api-client';
 import { GENERIC_ERROR, useToast } from '../ui/toast';
+import { ApiError } from './api-client';
 
 export interface MeContextValue {
   /** The signed-in person, as /api/me last answered (meQueryOptions). */

@@ -3,7 +3,9 @@ import { useId } from 'react';
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction } from '../../shared/domain/audit-actions';
 import type { AuditEvent, AuditPage } from '../../shared/schemas/audit';
 import { ApiError } from '../lib/api-client';
+import { failureDescription } from '../lib/me-context';
 import { plural } from '../lib/plural';
+import { shortUserAgent } from '../lib/user-agent';
 import { Button } from './button';
 import { DateTime } from './date-time';
 import { EmptyCell } from './empty-cell';
@@ -11,8 +13,6 @@ import { LoadFailed } from './load-failed';
 import { ColumnHeader, ScrollTable, TableHead } from './scroll-table';
 import { Spinner } from './spinner';
 import { useToast } from './toast';
-import { failureDescription } from '../lib/me-context';
-import { shortUserAgent } from '../lib/user-agent';
 
 const label = (action: string) => AUDIT_ACTION_LABELS[action as AuditAction] ?? action;
 

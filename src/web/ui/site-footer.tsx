@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import { demoMailto } from '../lib/demo-mailto';
 import { paths } from '../lib/paths';
 import { usePublicConfig } from '../lib/public-config';
-import { Logo } from './logo';
 import { MailIcon, MapPinIcon, PhoneIcon } from './icons';
+import { Logo } from './logo';
 
 const link = 'rounded-sm transition-colors hover:text-white';
 const noSubscription = () => () => {};

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../lib/api-client';
+import { verifyBackupCode } from '../lib/api/verify-backup-code';
+import { verifyTotp } from '../lib/api/verify-totp';
+import { AuthenticatorCodeField } from './authenticator-code-field';
 import { Button } from './button';
 import { TextField } from './field';
 import { Spinner } from './spinner';
 import { useErrorNotice } from './toast';
-import { verifyBackupCode } from '../lib/api/verify-backup-code';
-import { verifyTotp } from '../lib/api/verify-totp';
-import { AuthenticatorCodeField } from './authenticator-code-field';
 
 /** better-auth's codes for a challenge that can no longer be answered: start the sign-in again. */
 const RESTART_CODES = new Set(['INVALID_TWO_FACTOR_COOKIE', 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE']);

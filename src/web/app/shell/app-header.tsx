@@ -1,9 +1,9 @@
 import type { CSSProperties } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Me } from '../../../shared/schemas/me';
-import { appRoutes } from '../app-routes';
 import { usePublicConfig } from '../../lib/public-config';
 import { LogoMark } from '../../ui/logo';
+import { appRoutes } from '../app-routes';
 import { headerLinks } from './navigation';
 import { UserMenu } from './user-menu';
 

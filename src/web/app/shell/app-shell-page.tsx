@@ -5,22 +5,22 @@ import { hashKey, QueryClientProvider, useQueryClient, type Query } from '@tanst
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { matchPath, Route, Routes, useLocation, useNavigate } from 'react-router';
 import type { Me } from '../../../shared/schemas/me';
-import { appRoutes } from '../app-routes';
 import { ApiError } from '../../lib/api-client';
+import { meQueryOptions, useMeQuery } from '../../lib/api/get-me';
+import { allows, isArea, type AppArea, type AppPage } from '../../lib/app-route';
+import { MeProvider } from '../../lib/me-context';
 import { paths } from '../../lib/paths';
+import { createQueryClient, TEAM_SCOPE } from '../../lib/query-client';
+import { AppNotFound } from '../../ui/app-not-found';
+import { PageLoading } from '../../ui/page-loading';
+import { Redirect } from '../../ui/redirect';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice, useToast } from '../../ui/toast';
+import { appRoutes } from '../app-routes';
 import { signOut } from './api/sign-out';
-import { meQueryOptions, useMeQuery } from '../../lib/api/get-me';
 import { AppHeader } from './app-header';
-import { AppNotFound } from '../../ui/app-not-found';
-import { allows, isArea, type AppArea, type AppPage } from '../../lib/app-route';
 import { AreaLayout } from './area-layout';
-import { MeProvider } from '../../lib/me-context';
 import { areaTabs, entryPoint } from './navigation';
-import { PageLoading } from '../../ui/page-loading';
-import { createQueryClient, TEAM_SCOPE } from '../../lib/query-client';
-import { Redirect } from '../../ui/redirect';
 
 const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 

@@ -1,6 +1,6 @@
 import { Suspense, type ReactNode } from 'react';
-import { SubNav, type SubNavLink } from './sub-nav';
 import { PageLoading } from '../../ui/page-loading';
+import { SubNav, type SubNavLink } from './sub-nav';
 
 /**
  * An area of the app with several pages (the team's, the admin console):

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Me } from '../../../shared/schemas/me';
-import { appRoutes } from '../app-routes';
 import { paths } from '../../lib/paths';
+import { appRoutes } from '../app-routes';
 import { headerLinks } from './navigation';
 
 const team: NonNullable<Me['team']> = {

@@ -11,8 +11,8 @@ import {
   type UsState,
 } from '../../../shared/domain/loan-fields';
 import { STAGE_LABELS, type LoanStage } from '../../../shared/domain/loan-stages';
-import type { ActivityView } from '../../../shared/schemas/loans';
 import { formatCents, formatPercent } from '../../../shared/money';
+import type { ActivityView } from '../../../shared/schemas/loans';
 import { formatCalendarDate } from '../../lib/dates';
 
 const stageLabel = (stage: unknown) => (typeof stage === 'string' && stage in STAGE_LABELS ? STAGE_LABELS[stage as LoanStage] : 'an unknown stage');

@@ -1,8 +1,8 @@
 import { useParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentTitle } from '../../lib/use-page-title';
-import { LoadFailed } from '../../ui/load-failed';
 import { AppNotFound } from '../../ui/app-not-found';
+import { LoadFailed } from '../../ui/load-failed';
 import { PageLoading } from '../../ui/page-loading';
 import { useLoan } from './api/get-loan';
 import { BorrowerLoanPage } from './borrower/borrower-loan-page';

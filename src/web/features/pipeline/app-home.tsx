@@ -1,7 +1,7 @@
+import { useMe } from '../../lib/me-context';
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { ButtonLink } from '../../ui/button';
-import { useMe } from '../../lib/me-context';
 import { Redirect } from '../../ui/redirect';
 
 /**

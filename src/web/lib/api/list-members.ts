@@ -1,8 +1,8 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { TeamMembers } from '../../../shared/schemas/teams';
 import { apiFetch, ApiError } from '../api-client';
-import { meQueryOptions } from './get-me';
 import { TEAM_SCOPE } from '../query-client';
+import { meQueryOptions } from './get-me';
 
 /** The team's members and its open invitations. */
 export function listMembers(teamId: string, signal?: AbortSignal) {

@@ -1,6 +1,6 @@
 import { DEFAULT_DSCR_THRESHOLDS, DSCR_BAND_LABELS, type DscrBand } from '../../../../shared/domain/dscr';
-import type { CalculatorResults as Results } from '../calculator-form';
 import { formatCents, formatRatio, formatWholeDollars } from '../../../../shared/money';
+import type { CalculatorResults as Results } from '../calculator-form';
 
 const BAND_STYLES: Record<DscrBand, string> = {
   strong: 'bg-accent-100 text-accent-700 ring-accent-600/30',

@@ -1,16 +1,16 @@
 import { useId, type CSSProperties, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { BORROWER_STAGE_MEANING, type BorrowerLoanView } from '../../../../shared/domain/borrower-view';
 import { formatPropertyAddress, LOAN_PURPOSE_LABELS, PROPERTY_TYPE_LABELS } from '../../../../shared/domain/loan-fields';
 import { isExitStage, STAGE_LABELS } from '../../../../shared/domain/loan-stages';
-import { Link } from 'react-router';
+import { formatCents, formatPercent } from '../../../../shared/money';
+import { formatCalendarDate } from '../../../lib/dates';
 import { paths } from '../../../lib/paths';
 import { useDocumentTitle } from '../../../lib/use-page-title';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { ActivityFeed } from '../components/activity-feed';
 import { LoanProgress, LoanTimeline } from '../components/loan-timeline';
-import { formatCents, formatPercent } from '../../../../shared/money';
-import { formatCalendarDate } from '../../../lib/dates';
 import { formatMonths, formatPrepayment, formatYears } from '../format';
 
 /** Borrowers see names as the server gives them on each update. */

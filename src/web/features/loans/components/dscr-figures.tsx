@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import type { DscrThresholds } from '../../../../shared/domain/dscr';
 import type { LoanDscrAnalysis } from '../../../../shared/domain/loan-dscr';
-import { Chip } from '../../../ui/chip';
 import { formatCents, formatRatio } from '../../../../shared/money';
+import { Chip } from '../../../ui/chip';
 
 const BAND = {
   strong: { label: 'Strong', tone: 'green' },

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { LOAN_PURPOSE_LABELS, PROPERTY_TYPE_LABELS, formatPropertyAddress } from '../../../../shared/domain/loan-fields';
-import type { LoanDetail } from '../../../../shared/schemas/loans';
 import { formatCents, formatPercent } from '../../../../shared/money';
+import type { LoanDetail } from '../../../../shared/schemas/loans';
 import { formatCalendarDate } from '../../../lib/dates';
 import { formatMonths, formatPrepayment, formatYears } from '../format';
 

@@ -1,8 +1,8 @@
 import { useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
 import { canMoveStage, STAGE_LABELS, type LoanStage } from '../../../../shared/domain/loan-stages';
-import type { PipelinePage, PipelineRow } from '../../../../shared/schemas/loans';
 import { formatWholeDollars } from '../../../../shared/money';
+import type { PipelinePage, PipelineRow } from '../../../../shared/schemas/loans';
 import { paths } from '../../../lib/paths';
 import { plural } from '../../../lib/plural';
 import { Spinner } from '../../../ui/spinner';

@@ -1,12 +1,12 @@
 import { Link } from 'react-router';
+import type { PipelineSort } from '../../../../shared/domain/loan-fields';
 import { STAGE_LABELS } from '../../../../shared/domain/loan-stages';
 import { isExitStage } from '../../../../shared/domain/loan-stages';
-import type { PipelineSort } from '../../../../shared/domain/loan-fields';
-import type { PipelineRow } from '../../../../shared/schemas/loans';
 import { formatWholeDollars } from '../../../../shared/money';
+import type { PipelineRow } from '../../../../shared/schemas/loans';
 import { formatCalendarDate } from '../../../lib/dates';
-import { plural } from '../../../lib/plural';
 import { paths } from '../../../lib/paths';
+import { plural } from '../../../lib/plural';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { EmptyCell } from '../../../ui/empty-cell';

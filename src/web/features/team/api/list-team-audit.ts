@@ -2,8 +2,8 @@ import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanst
 import type { AuditAction } from '../../../../shared/domain/audit-actions';
 import type { AuditPage } from '../../../../shared/schemas/audit';
 import { apiFetch } from '../../../lib/api-client';
-import { TEAM_SCOPE } from '../../../lib/query-client';
 import { auditPages, auditQueryString, type AuditPageQuery } from '../../../lib/api/audit-query';
+import { TEAM_SCOPE } from '../../../lib/query-client';
 
 /** The team's own audit log (owners). */
 export function listTeamAudit(teamId: string, query: AuditPageQuery, signal?: AbortSignal) {
