@@ -17,7 +17,8 @@ const FIELD_LABELS = [
 ];
 const RESULT_LABELS = ['Monthly P&I', 'PITIA', 'DSCR', 'Max loan at target DSCR', 'Rent needed for target DSCR'];
 
-const result = (page: Page, name: 'pi' | 'pitia' | 'rent' | 'dscr' | 'band' | 'max-loan' | 'rent-needed') => page.getByTestId(`result-${name}`);
+const result = (page: Page, name: 'pi' | 'pitia' | 'pitia-detail' | 'rent' | 'dscr' | 'band' | 'max-loan' | 'rent-needed') =>
+  page.getByTestId(`result-${name}`);
 
 /** The lender worked example of src/shared/domain/dscr.test.ts: $400,000 at 7.25 % over 30 years against $4,200 of rent. */
 const workedExample = {
@@ -108,6 +109,18 @@ test.describe('/dscr-calculator', () => {
     for (const [label, value] of Object.entries(workedExample)) await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
     await expect(page.getByLabel('Interest-only')).not.toBeChecked();
     await expectWorkedExampleFigures(page);
+  });
+
+  test('shows PITIA as the sum of the lines it shows, each to the cent', async ({ page }) => {
+    // The issue's example: $200,000 at 6.5 % over 30 years, $2,600 of taxes and $1,200 of insurance a year.
+    await page.goto('/dscr-calculator?amount=200000&rate=6.5&years=30&io=0&rent=2000&str=0&taxes=2600&insurance=1200&hoa=0&target=1.25');
+    await hydrated(page);
+    await expect(result(page, 'pi')).toHaveText('$1,264.14');
+    await expect(result(page, 'pitia-detail')).toHaveText('$1,264.14 P&I + $216.67 taxes + $100.00 insurance + $0.00 HOA');
+    await expect(result(page, 'pitia')).toHaveText('$1,580.81');
+    // 2,000 ÷ 1,580.81 = 1.265; 1.25 × 1,580.81 = 1,976.0125 → $1,976.02.
+    await expect(result(page, 'dscr')).toHaveText('1.265');
+    await expect(result(page, 'rent-needed')).toHaveText('$1,976.02');
   });
 
   test('opens a shared link with its inputs, hydrating cleanly', async ({ page }) => {

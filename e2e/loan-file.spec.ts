@@ -33,6 +33,9 @@ test.describe('the loan file', () => {
     await page.getByLabel('Gross monthly rent ($)').fill('3,100');
     await page.getByLabel('Annual property taxes ($)').fill('6,000');
     await page.getByLabel('Annual insurance ($)').fill('1,800');
+    // PITIA is the sum of the lines shown: 2,046.53 + 500.00 + 150.00.
+    await expect(figure(page, 'DSCR', 'Taxes a month')).toHaveText('$500.00');
+    await expect(figure(page, 'DSCR', 'Insurance a month')).toHaveText('$150.00');
     await expect(figure(page, 'DSCR', 'PITIA')).toHaveText('$2,696.53');
     // 3,100 ÷ 2,696.53 = 1.14963…, shown to 3 decimals, Eligible at the default bands.
     await expect(page.getByTestId('dscr-value')).toHaveText('1.150');

@@ -1,6 +1,7 @@
 import { daysInStage, loanProgress, STAGE_LABELS, type LoanStage } from '../../shared/domain/loan-stages';
 import { formatPropertyAddress, LOAN_PURPOSE_LABELS } from '../../shared/domain/loan-fields';
 import { CSV_ROWS_MAX, type PipelinePage, type PipelineQuery, type PipelineRow } from '../../shared/schemas/loans';
+import { formatDollarsDecimal } from '../../shared/money';
 import type { Db } from '../db/client';
 import type { LoanRow } from '../db/schema';
 import { csvFile, csvRow } from '../platform/http/csv';
@@ -62,8 +63,6 @@ const CSV_HEADER = [
   'Lender loan number',
 ];
 
-const dollars = (cents: number) => (cents / 100).toFixed(2);
-
 /** The whole current view (every page, up to CSV_ROWS_MAX rows) as a formula-safe CSV. */
 export async function pipelineCsv(db: Db, teamId: string, query: PipelineQuery, now = new Date()): Promise<string> {
   const rows = (await q.pipelineAll(db, teamId, query, todayOf(query, now), CSV_ROWS_MAX)).map((row) => pipelineRow(row, now));
@@ -76,7 +75,7 @@ export async function pipelineCsv(db: Db, teamId: string, query: PipelineQuery, 
         r.entityName,
         r.property,
         LOAN_PURPOSE_LABELS[r.purpose],
-        dollars(r.loanAmountCents),
+        formatDollarsDecimal(r.loanAmountCents),
         STAGE_LABELS[r.stage],
         r.progress,
         r.daysInStage,

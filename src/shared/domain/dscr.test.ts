@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   computeDscr,
@@ -6,6 +7,7 @@ import {
   maxLoanAtTargetCents,
   monthlyPrincipalAndInterestCents,
   pitiaCents,
+  pitiaLines,
   qualifyingRentCents,
   rentNeededForTargetCents,
   type DscrInputs,
@@ -43,6 +45,56 @@ describe('monthly principal and interest', () => {
 });
 
 describe('PITIA and qualifying rent', () => {
+  it('is the sum of its lines as shown, each to the cent (the issue’s example)', () => {
+    const inputs = {
+      loanAmountCents: dollars(200_000),
+      annualRatePercent: 6.5,
+      amortizationYears: 30,
+      annualTaxesCents: dollars(2_600),
+      annualInsuranceCents: dollars(1_200),
+    };
+    // 1,264.136… + 216.666… + 100 = 1,580.80 unrounded; the lines shown, 1,264.14 + 216.67 + 100.00, make 1,580.81.
+    expect(pitiaLines(inputs)).toEqual({
+      principalAndInterestCents: dollars(1_264.14),
+      taxesCents: dollars(216.67),
+      insuranceCents: dollars(100),
+      hoaCents: 0,
+      floodInsuranceCents: 0,
+    });
+    expect(pitiaCents(inputs)).toBe(dollars(1_580.81));
+    const result = computeDscr({ ...inputs, income: { kind: 'long-term', monthlyRentCents: dollars(2_000) } });
+    expect(result).toMatchObject({ monthlyPrincipalAndInterestCents: dollars(1_264.14), pitiaCents: dollars(1_580.81) });
+    // DSCR and the rent needed follow from that PITIA: 2,000 ÷ 1,580.81 = 1.26518 → 1.265; 1.25 × 1,580.81 = 1,976.0125 → $1,976.02.
+    expect(result.dscr).toBe(1.265);
+    expect(rentNeededForTargetCents(inputs, 1.25)).toBe(dollars(1_976.02));
+  });
+
+  it('always equals the sum of the lines shown, whatever the inputs', () => {
+    const cents = fc.integer({ min: 0, max: 100_000_000_00 });
+    fc.assert(
+      fc.property(
+        fc.record({
+          loanAmountCents: fc.integer({ min: 1_000_00, max: 100_000_000_00 }),
+          annualRatePercent: fc.integer({ min: 1, max: 30_000 }).map((milli) => milli / 1000),
+          amortizationYears: fc.integer({ min: 1, max: 40 }),
+          interestOnly: fc.boolean(),
+          annualTaxesCents: cents,
+          annualInsuranceCents: cents,
+          monthlyHoaCents: cents,
+          annualFloodInsuranceCents: cents,
+        }),
+        (inputs) => {
+          const lines = pitiaLines(inputs);
+          for (const line of Object.values(lines)) expect(Number.isInteger(line)).toBe(true);
+          const shown = lines.principalAndInterestCents + lines.taxesCents + lines.insuranceCents + lines.hoaCents + lines.floodInsuranceCents;
+          expect(pitiaCents(inputs)).toBe(shown);
+          expect(lines.principalAndInterestCents).toBe(monthlyPrincipalAndInterestCents(inputs));
+          expect(computeDscr({ ...inputs, income: { kind: 'long-term', monthlyRentCents: 0 } })).toMatchObject({ lines, pitiaCents: shown });
+        },
+      ),
+    );
+  });
+
   it('adds taxes, insurance and flood insurance by the month, and HOA as it is', () => {
     const pitia = pitiaCents({
       loanAmountCents: dollars(400_000),
@@ -53,7 +105,7 @@ describe('PITIA and qualifying rent', () => {
       monthlyHoaCents: dollars(125),
       annualFloodInsuranceCents: dollars(900),
     });
-    // 2,728.7051 + 500 + 150 + 125 + 75 = 3,578.7051 → 3,578.71
+    // 2,728.71 + 500 + 150 + 125 + 75 = 3,578.71
     expect(pitia).toBe(dollars(3_578.71));
   });
 
@@ -81,6 +133,7 @@ describe('DSCR', () => {
     // P&I 2,728.71 + taxes 500 + insurance 150 = PITIA 3,378.71; 4,200 ÷ 3,378.71 = 1.24308 → 1.243, Eligible.
     expect(computeDscr(example)).toEqual({
       monthlyPrincipalAndInterestCents: dollars(2_728.71),
+      lines: { principalAndInterestCents: dollars(2_728.71), taxesCents: dollars(500), insuranceCents: dollars(150), hoaCents: 0, floodInsuranceCents: 0 },
       pitiaCents: dollars(3_378.71),
       qualifyingRentCents: dollars(4_200),
       dscr: 1.243,
@@ -150,9 +203,56 @@ describe('max loan and rent needed at a target DSCR', () => {
   };
 
   it('finds the largest whole-dollar amount whose exact DSCR meets the target', () => {
-    // 4,200 ÷ 1.25 − 650 = 2,710 of P&I → $397,258.02: $397,258 gives 1.2500001, $397,259 gives 1.2499975.
+    // 4,200 ÷ 1.25 − 650 = 2,710 of P&I. $397,258 pays 2,709.9986 → $2,710.00: PITIA 3,360.00, exactly 1.25;
+    // $397,259 pays 2,710.0054 → $2,710.01: PITIA 3,360.01, 1.2499963.
     expect(maxLoanAtTargetCents(terms, 1.25)).toBe(dollars(397_258));
-    expect(maxLoanAtTargetCents({ ...terms, interestOnly: true }, 1.25)).toBe(dollars(448_551));
+    // Interest-only, $448,552 pays 2,710.0017 → $2,710.00, still 1.25 as shown; $448,553 pays 2,710.0077 → $2,710.01.
+    expect(maxLoanAtTargetCents({ ...terms, interestOnly: true }, 1.25)).toBe(dollars(448_552));
+  });
+
+  it('measures “exact” on the figures shown: rent ÷ PITIA as the sum of its lines, before the ratio is rounded', () => {
+    // Taxes 1,000 a year show as 83.33 a month, insurance 500 as 41.67; rent 2,000 at 1.25 leaves P&I 1,475.00 at most.
+    // At 7 % over 30 years $221,704 pays 1,475.0022 → $1,475.00: PITIA 1,600.00 as shown, DSCR 1.250 (the unrounded
+    // payment would miss by a fraction of a cent and stop at $221,703); $221,705 pays 1,475.0089 → $1,475.01.
+    const inputs = {
+      annualRatePercent: 7,
+      amortizationYears: 30,
+      annualTaxesCents: dollars(1_000),
+      annualInsuranceCents: dollars(500),
+      income: { kind: 'long-term' as const, monthlyRentCents: dollars(2_000) },
+    };
+    const max = maxLoanAtTargetCents(inputs, 1.25);
+    expect(max).toBe(dollars(221_704));
+    expect(computeDscr({ ...inputs, loanAmountCents: dollars(221_704) })).toMatchObject({ pitiaCents: dollars(1_600), dscr: 1.25, band: 'strong' });
+    expect(computeDscr({ ...inputs, loanAmountCents: dollars(221_705) }).pitiaCents).toBe(dollars(1_600.01));
+  });
+
+  it('quotes a max loan the figures meet, and a dollar more they do not', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          annualRatePercent: fc.integer({ min: 1, max: 15_000 }).map((milli) => milli / 1000),
+          amortizationYears: fc.integer({ min: 5, max: 40 }),
+          interestOnly: fc.boolean(),
+          annualTaxesCents: fc.integer({ min: 0, max: 50_000_00 }),
+          annualInsuranceCents: fc.integer({ min: 0, max: 20_000_00 }),
+          monthlyHoaCents: fc.integer({ min: 0, max: 2_000_00 }),
+          annualFloodInsuranceCents: fc.integer({ min: 0, max: 10_000_00 }),
+          income: fc.record({ kind: fc.constant('long-term' as const), monthlyRentCents: fc.integer({ min: 0, max: 50_000_00 }) }),
+        }),
+        fc.integer({ min: 50, max: 300 }).map((centi) => centi / 100),
+        (inputs, target) => {
+          const max = maxLoanAtTargetCents(inputs, target);
+          expect(max).not.toBeNull();
+          const ratio = (loanAmountCents: number) => {
+            const result = computeDscr({ ...inputs, loanAmountCents });
+            return result.qualifyingRentCents / result.pitiaCents;
+          };
+          if (max! > 0) expect(ratio(max!)).toBeGreaterThanOrEqual(target);
+          expect(ratio(max! + 100)).toBeLessThan(target);
+        },
+      ),
+    );
   });
 
   it('is zero when the escrows alone fail the target, and undefined when the amount changes nothing', () => {
@@ -161,7 +261,7 @@ describe('max loan and rent needed at a target DSCR', () => {
   });
 
   it('quotes the rent that meets the target at the current amount, rounded up to the cent', () => {
-    // 1.25 × 3,378.7051… = 4,223.3814… → $4,223.39
+    // 1.25 × PITIA 3,378.71 = 4,223.3875 → $4,223.39
     expect(rentNeededForTargetCents({ ...terms, loanAmountCents: dollars(400_000) }, 1.25)).toBe(dollars(4_223.39));
   });
 

@@ -2,9 +2,10 @@
  * DSCR (debt-service coverage ratio) math for investor loans: one pure module
  * used by the server, the loan page and the public calculator. Money is in
  * whole cents (integers) at the edges; rates and percentages are percents
- * (7.25 means 7.25 %). Intermediate figures are exact floating point; what a
- * person sees (P&I, PITIA) is rounded to the cent, the ratio to 3 decimals,
- * half up.
+ * (7.25 means 7.25 %). Each monthly line a person sees (P&I, taxes ÷ 12,
+ * insurance ÷ 12, HOA, flood ÷ 12) is rounded to the cent, half up, and PITIA
+ * is the sum of those lines, so the figures shown add up; the ratio, the rent
+ * needed and the max loan all follow from that PITIA (decision 010).
  */
 
 export interface DscrThresholds {
@@ -51,6 +52,8 @@ export interface DscrInputs extends DebtTerms, Escrows {
 
 export interface DscrResult {
   monthlyPrincipalAndInterestCents: number;
+  /** PITIA's lines, each to the cent; pitiaCents is their sum. */
+  lines: PitiaLines;
   pitiaCents: number;
   qualifyingRentCents: number;
   /** Rounded to 3 decimals, half up; null when there is no payment to cover. */
@@ -86,19 +89,40 @@ export function monthlyPrincipalAndInterestCents(terms: DebtTerms): number {
   return roundHalfUp(exactMonthlyPayment(terms));
 }
 
-/** Taxes, insurance, HOA and flood insurance per month, exact. */
-export function exactMonthlyEscrows(escrows: Escrows): number {
-  return (
-    (escrows.annualTaxesCents ?? 0) / 12 +
-    (escrows.annualInsuranceCents ?? 0) / 12 +
-    (escrows.monthlyHoaCents ?? 0) +
-    (escrows.annualFloodInsuranceCents ?? 0) / 12
-  );
+/** The monthly lines of PITIA, each to the cent as a person sees it. */
+export interface PitiaLines {
+  principalAndInterestCents: number;
+  /** Annual taxes ÷ 12. */
+  taxesCents: number;
+  /** Annual hazard insurance ÷ 12. */
+  insuranceCents: number;
+  hoaCents: number;
+  /** Annual flood insurance ÷ 12. */
+  floodInsuranceCents: number;
 }
 
-/** PITIA = P&I + taxes ÷ 12 + insurance ÷ 12 + HOA + flood insurance ÷ 12, to the cent. */
+/** Taxes, insurance, HOA and flood insurance per month, each to the cent. */
+function escrowLines(escrows: Escrows): Omit<PitiaLines, 'principalAndInterestCents'> {
+  return {
+    taxesCents: roundHalfUp((escrows.annualTaxesCents ?? 0) / 12),
+    insuranceCents: roundHalfUp((escrows.annualInsuranceCents ?? 0) / 12),
+    hoaCents: roundHalfUp(escrows.monthlyHoaCents ?? 0),
+    floodInsuranceCents: roundHalfUp((escrows.annualFloodInsuranceCents ?? 0) / 12),
+  };
+}
+
+const sumEscrows = (lines: Omit<PitiaLines, 'principalAndInterestCents'>) =>
+  lines.taxesCents + lines.insuranceCents + lines.hoaCents + lines.floodInsuranceCents;
+
+/** PITIA's lines: P&I, taxes ÷ 12, insurance ÷ 12, HOA and flood insurance ÷ 12, each to the cent. */
+export function pitiaLines(inputs: DebtTerms & Escrows): PitiaLines {
+  return { principalAndInterestCents: monthlyPrincipalAndInterestCents(inputs), ...escrowLines(inputs) };
+}
+
+/** PITIA = the sum of its lines as shown (pitiaLines), so a broker adding them gets the same total. */
 export function pitiaCents(inputs: DebtTerms & Escrows): number {
-  return roundHalfUp(exactMonthlyPayment(inputs) + exactMonthlyEscrows(inputs));
+  const lines = pitiaLines(inputs);
+  return lines.principalAndInterestCents + sumEscrows(lines);
 }
 
 /** Qualifying monthly rent, exact: the rent (summed over units), or STR revenue ÷ 12 × (1 − expense factor). */
@@ -123,46 +147,49 @@ export function dscrBand(dscr: number, thresholds: DscrThresholds = DEFAULT_DSCR
 }
 
 /**
- * DSCR = qualifying rent ÷ PITIA, with the figures a lender shows: P&I and
- * PITIA to the cent, the ratio from those to 3 decimals (half up), and its band.
+ * DSCR = qualifying rent ÷ PITIA, with the figures a lender shows: each line
+ * of PITIA to the cent and PITIA their sum, the ratio from those to 3
+ * decimals (half up), and its band.
  */
 export function computeDscr(inputs: DscrInputs, thresholds: DscrThresholds = DEFAULT_DSCR_THRESHOLDS): DscrResult {
-  const pi = monthlyPrincipalAndInterestCents(inputs);
-  const pitia = pitiaCents(inputs);
+  const lines = pitiaLines(inputs);
+  const pitia = lines.principalAndInterestCents + sumEscrows(lines);
   const rent = qualifyingRentCents(inputs.income);
-  if (pitia <= 0) return { monthlyPrincipalAndInterestCents: pi, pitiaCents: pitia, qualifyingRentCents: rent, dscr: null, band: null };
+  const figures = { monthlyPrincipalAndInterestCents: lines.principalAndInterestCents, lines, pitiaCents: pitia, qualifyingRentCents: rent };
+  if (pitia <= 0) return { ...figures, dscr: null, band: null };
   const dscr = roundHalfUp(rent / pitia, 3);
-  return { monthlyPrincipalAndInterestCents: pi, pitiaCents: pitia, qualifyingRentCents: rent, dscr, band: dscrBand(dscr, thresholds) };
-}
-
-/** The exact (unrounded) ratio for a loan amount, as the max-loan search compares it. */
-function exactDscr(inputs: DscrInputs, loanAmountCents: number): number {
-  const pitia = exactMonthlyPayment({ ...inputs, loanAmountCents }) + exactMonthlyEscrows(inputs);
-  return pitia > 0 ? exactQualifyingRent(inputs.income) / pitia : Infinity;
+  return { ...figures, dscr, band: dscrBand(dscr, thresholds) };
 }
 
 /**
- * The largest whole-dollar loan amount (in cents) whose exact DSCR still meets
- * `targetDscr`, or 0 when even the escrows alone fail it. Null when the
+ * The largest whole-dollar loan amount (in cents) whose exact DSCR still
+ * meets `targetDscr`, or 0 when even the escrows alone fail it. Null when the
  * payment does not depend on the amount (no rate and no amortization).
+ *
+ * "Exact" is the ratio of the figures shown, before the ratio is rounded:
+ * qualifying rent ÷ PITIA, both to the cent as computeDscr has them. So the
+ * loan page, at the amount quoted, shows a DSCR at or above the target, and a
+ * dollar more would put it below.
  */
 export function maxLoanAtTargetCents(inputs: Omit<DscrInputs, 'loanAmountCents'>, targetDscr: number): number | null {
   const factor = paymentFactor(inputs);
   if (!(factor > 0) || !(targetDscr > 0)) return null;
-  const withAmount = { ...inputs, loanAmountCents: 0 };
-  const roomForPayment = exactQualifyingRent(inputs.income) / targetDscr - exactMonthlyEscrows(inputs);
-  if (roomForPayment <= 0) return 0;
+  const rent = qualifyingRentCents(inputs.income);
+  const escrows = sumEscrows(escrowLines(inputs));
+  // P&I only grows with the amount, so the rule holds up to one amount and fails above it.
+  const meets = (dollars: number) => rent / (monthlyPrincipalAndInterestCents({ ...inputs, loanAmountCents: dollars * 100 }) + escrows) >= targetDscr;
+  const roomForPayment = rent / targetDscr - escrows;
+  if (roomForPayment <= 0 || !meets(0)) return 0;
   let dollars = Math.floor(roomForPayment / factor / 100);
-  // The closed form can land a dollar off through floating point: settle on the exact comparison.
-  while (dollars > 0 && exactDscr(withAmount, dollars * 100) < targetDscr) dollars--;
-  while (exactDscr(withAmount, (dollars + 1) * 100) >= targetDscr) dollars++;
+  // The closed form can land a dollar or so off (the payment is rounded to the cent): settle on the rule itself.
+  while (dollars > 0 && !meets(dollars)) dollars--;
+  while (meets(dollars + 1)) dollars++;
   return dollars * 100;
 }
 
-/** The monthly rent (in cents, rounded up) needed for `targetDscr` at the current amount: target × exact PITIA. */
+/** The monthly rent (in cents, rounded up) needed for `targetDscr` at the current amount: target × PITIA (the sum of its lines). */
 export function rentNeededForTargetCents(inputs: DebtTerms & Escrows, targetDscr: number): number {
-  const exactPitia = exactMonthlyPayment(inputs) + exactMonthlyEscrows(inputs);
-  const needed = targetDscr * exactPitia;
+  const needed = targetDscr * pitiaCents(inputs);
   // Rounded up, so the rent quoted really meets the target; a hair's float error does not add a cent.
   return Math.ceil(needed - Math.abs(needed) * Number.EPSILON * 8);
 }

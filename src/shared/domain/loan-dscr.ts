@@ -5,6 +5,7 @@ import {
   rentNeededForTargetCents,
   type DscrInputs,
   type DscrThresholds,
+  type PitiaLines,
   type RentalIncome,
 } from './dscr';
 import type { PropertyType } from './loan-fields';
@@ -45,6 +46,8 @@ export function loanIncome(loan: LoanDscrFields): RentalIncome | null {
 
 export interface LoanDscrAnalysis {
   monthlyPrincipalAndInterestCents: number;
+  /** PITIA's monthly lines, each to the cent; pitiaCents is their sum. */
+  pitiaLines: PitiaLines;
   pitiaCents: number;
   qualifyingRentCents: number;
   /** Null until the loan has its income. */
@@ -79,6 +82,7 @@ export function analyseLoan(loan: LoanDscrFields, thresholds: DscrThresholds): L
   const result = computeDscr(inputs, thresholds);
   return {
     monthlyPrincipalAndInterestCents: result.monthlyPrincipalAndInterestCents,
+    pitiaLines: result.lines,
     pitiaCents: result.pitiaCents,
     qualifyingRentCents: income ? result.qualifyingRentCents : 0,
     dscr: income ? result.dscr : null,

@@ -18,6 +18,7 @@ import {
 import type { LoanStage, MainStage } from '../domain/loan-stages';
 import type { LoanDscrAnalysis } from '../domain/loan-dscr';
 import type { BorrowerLoanView } from '../domain/borrower-view';
+import { formatWholeDollars } from '../money';
 import { text } from './text';
 
 /**
@@ -53,8 +54,8 @@ const cents = (label: string, { min = 0, max = MONEY_MAX_CENTS }: { min?: number
   z
     .number({ error: `${label} must be a number of cents` })
     .int({ error: `${label} must be whole cents` })
-    .min(min, { error: min > 0 ? `${label} must be at least $${(min / 100).toLocaleString('en-US')}` : `${label} can't be negative` })
-    .max(max, { error: `${label} must be at most $${(max / 100).toLocaleString('en-US')}` });
+    .min(min, { error: min > 0 ? `${label} must be at least ${formatWholeDollars(min)}` : `${label} can't be negative` })
+    .max(max, { error: `${label} must be at most ${formatWholeDollars(max)}` });
 
 const optionalCents = (label: string) => cents(label).nullable();
 

@@ -1,11 +1,11 @@
 import { adminRoutes } from '../features/admin/routes';
-import type { AppRoute } from '../features/app-shell/app-route';
 import { loansRoutes } from '../features/loans/routes';
 import { myLoansRoutes } from '../features/my-loans/routes';
 import { pipelineRoutes } from '../features/pipeline/routes';
 import { profileRoutes } from '../features/profile/routes';
 import { securityRoutes } from '../features/security/routes';
 import { teamRoutes } from '../features/team/routes';
+import type { AppRoute } from '../lib/app-route';
 
 /**
  * Every feature of the signed-in app, in the order of the header's links.

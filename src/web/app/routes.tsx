@@ -17,7 +17,7 @@ const pages = [
   { path: paths.resetPassword, Page: lazyPage(() => import('../features/auth/reset-password-page')) },
   { path: paths.invite, Page: lazyPage(() => import('../features/invitations/accept-invitation-page')) },
   // The signed-in app: its shell maps its own routes (app-routes.ts) and holds its server state.
-  { path: `${paths.app}/*`, Page: lazyPage(() => import('../features/app-shell/app-shell-page')) },
+  { path: `${paths.app}/*`, Page: lazyPage(() => import('./shell/app-shell-page')) },
 ];
 const NotFoundPage = lazyPage(() => import('../features/errors/not-found-page'));
 

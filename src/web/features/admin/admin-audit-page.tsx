@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { AuditAction } from '../../../shared/domain/audit-actions';
 import { useDocumentTitle } from '../../lib/use-page-title';
-import { usePlatformAudit } from '../audit/api/list-platform-audit';
-import { AuditLog } from '../audit/components/audit-log';
+import { AuditLog } from '../../ui/audit-log';
+import { usePlatformAudit } from './api/list-platform-audit';
 
 /** /app/admin/audit, for platform admins: everything the platform recorded, every team's included. */
 export default function AdminAuditPage() {

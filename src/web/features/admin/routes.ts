@@ -1,6 +1,6 @@
 import { lazy } from 'react';
+import type { AppRoute } from '../../lib/app-route';
 import { paths } from '../../lib/paths';
-import type { AppRoute } from '../app-shell/app-route';
 
 /** The admin console, for platform admins; /app/admin opens the waitlist. */
 export const adminRoutes: AppRoute[] = [

@@ -5,13 +5,13 @@ import { RequestPasswordResetSchema } from '../../../shared/schemas/password-res
 import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
+import { AuthCardLayout } from '../../ui/auth-card-layout';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
 import { requestPasswordReset } from './api/request-password-reset';
-import { AuthCardLayout } from './back-to-home';
 
 export default function ForgotPasswordPage() {
   const notifyError = useErrorNotice();

@@ -5,13 +5,13 @@ import { ResetPasswordSchema } from '../../../shared/schemas/password-reset';
 import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
+import { AuthCardLayout } from '../../ui/auth-card-layout';
 import { Button } from '../../ui/button';
-import { NewPasswordField } from '../../ui/new-password-field';
 import { LogoMark } from '../../ui/logo';
+import { NewPasswordField } from '../../ui/new-password-field';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
 import { resetPassword } from './api/reset-password';
-import { AuthCardLayout } from './back-to-home';
 
 /** The link from the reset e-mail (/reset-password#<token>): choose a new password. */
 export default function ResetPasswordPage() {

@@ -9,8 +9,8 @@ import { LogoMark } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice } from '../../ui/toast';
 import { signIn } from './api/sign-in';
-import { AuthCardLayout } from './back-to-home';
-import { TwoFactorChallenge } from './components/two-factor-challenge';
+import { AuthCardLayout } from '../../ui/auth-card-layout';
+import { TwoFactorChallenge } from '../../ui/two-factor-challenge';
 
 const noSubscription = () => () => {};
 

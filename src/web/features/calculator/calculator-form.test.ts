@@ -11,12 +11,38 @@ describe('evaluateCalculator', () => {
     expect(errors).toEqual({});
     expect(results).toEqual({
       monthlyPrincipalAndInterestCents: dollars(2_046.53),
+      pitiaLines: { principalAndInterestCents: dollars(2_046.53), taxesCents: dollars(300), insuranceCents: dollars(125), hoaCents: 0, floodInsuranceCents: 0 },
       pitiaCents: dollars(2_471.53),
       qualifyingRentCents: dollars(2_800),
       dscr: 1.133,
       band: 'eligible',
       maxLoanCents: dollars(266_060),
       rentNeededCents: dollars(3_089.42),
+    });
+  });
+
+  it('shows PITIA as the sum of its lines, each to the cent (the issue’s example)', () => {
+    const { errors, results } = evaluateCalculator({
+      ...DEFAULT_CALCULATOR_FORM,
+      loanAmount: '200,000',
+      interestRate: '6.5',
+      monthlyRent: '2,000',
+      annualTaxes: '2,600',
+      annualInsurance: '1,200',
+    });
+    expect(errors).toEqual({});
+    // 1,264.14 + 216.67 + 100.00 = 1,580.81 (the unrounded total rounds to 1,580.80); 2,000 ÷ 1,580.81 → 1.265; 1.25 × 1,580.81 → 1,976.02.
+    expect(results).toMatchObject({
+      pitiaLines: {
+        principalAndInterestCents: dollars(1_264.14),
+        taxesCents: dollars(216.67),
+        insuranceCents: dollars(100),
+        hoaCents: 0,
+        floodInsuranceCents: 0,
+      },
+      pitiaCents: dollars(1_580.81),
+      dscr: 1.265,
+      rentNeededCents: dollars(1_976.02),
     });
   });
 
@@ -41,6 +67,7 @@ describe('evaluateCalculator', () => {
     });
     expect(results).toEqual({
       monthlyPrincipalAndInterestCents: null,
+      pitiaLines: null,
       pitiaCents: null,
       qualifyingRentCents: dollars(2_800),
       dscr: null,

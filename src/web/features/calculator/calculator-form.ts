@@ -5,21 +5,15 @@ import {
   maxLoanAtTargetCents,
   monthlyPrincipalAndInterestCents,
   pitiaCents,
+  pitiaLines,
   qualifyingRentCents,
   rentNeededForTargetCents,
   type DscrBand,
+  type PitiaLines,
   type RentalIncome,
 } from '../../../shared/domain/dscr';
-import {
-  DSCR_INPUT_BOUNDS,
-  parseDecimal,
-  parseMoneyCents,
-  parsePercent,
-  type NumberBounds,
-  type NumberIssue,
-  type ParsedNumber,
-} from '../../../shared/domain/dscr-inputs';
-import { formatCents } from './format';
+import { DSCR_INPUT_BOUNDS } from '../../../shared/domain/dscr-inputs';
+import { formatWholeDollars, parseDecimal, parseMoneyCents, parsePercent, type NumberBounds, type NumberIssue, type ParsedNumber } from '../../../shared/money';
 
 /** What the calculator holds: each number as typed, and its two switches. */
 export interface CalculatorForm {
@@ -71,7 +65,7 @@ const money = (bounds: NumberBounds, missing: string): FieldSpec => ({
   kind: 'money',
   bounds,
   missing,
-  range: bounds.min > 0 ? `Enter ${formatCents(bounds.min, 0)} to ${formatCents(bounds.max, 0)}.` : `Enter at most ${formatCents(bounds.max, 0)}.`,
+  range: bounds.min > 0 ? `Enter ${formatWholeDollars(bounds.min)} to ${formatWholeDollars(bounds.max)}.` : `Enter at most ${formatWholeDollars(bounds.max)}.`,
 });
 
 export const FIELD_SPECS: Readonly<Record<NumberFieldName, FieldSpec>> = {
@@ -145,6 +139,8 @@ export type FieldErrors = Partial<Record<NumberFieldName, string>>;
 export interface CalculatorResults {
   /** Each figure is null when a field it needs is wrong, or when it has no value (no payment to cover). */
   monthlyPrincipalAndInterestCents: number | null;
+  /** PITIA's lines, each to the cent; pitiaCents is their sum. */
+  pitiaLines: PitiaLines | null;
   pitiaCents: number | null;
   qualifyingRentCents: number | null;
   dscr: number | null;
@@ -194,6 +190,7 @@ export function evaluateCalculator(form: CalculatorForm): { errors: FieldErrors;
 
   const results: CalculatorResults = {
     monthlyPrincipalAndInterestCents: debt ? monthlyPrincipalAndInterestCents(debt) : null,
+    pitiaLines: debt && escrows ? pitiaLines({ ...debt, ...escrows }) : null,
     pitiaCents: debt && escrows ? pitiaCents({ ...debt, ...escrows }) : null,
     qualifyingRentCents: income ? qualifyingRentCents(income) : null,
     dscr: null,

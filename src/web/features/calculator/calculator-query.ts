@@ -1,4 +1,4 @@
-import { groupThousands } from './format';
+import { formatMoneyInput } from '../../../shared/money';
 import { DEFAULT_CALCULATOR_FORM, FIELD_SPECS, parseField, type CalculatorForm, type SwitchName } from './calculator-form';
 
 /**
@@ -39,18 +39,10 @@ export function parseCalculatorQuery(search: string): CalculatorForm {
       if (value === '1' || value === '0') form[name] = value === '1';
     } else {
       const parsed = parseField(name, value);
-      if (parsed.ok) form[name] = FIELD_SPECS[name].kind === 'money' ? dollarsText(parsed.value, true) : value.trim();
+      if (parsed.ok) form[name] = FIELD_SPECS[name].kind === 'money' ? formatMoneyInput(parsed.value) : value.trim();
     }
   }
   return form;
-}
-
-/** Cents as dollars to type or to put in a link: 30000050 → "300,000.50" (or "300000.50" without `grouping`). */
-function dollarsText(cents: number, grouping: boolean): string {
-  const dollars = Math.floor(cents / 100);
-  const rest = cents % 100;
-  const whole = grouping ? groupThousands(dollars) : String(dollars);
-  return rest === 0 ? whole : `${whole}.${String(rest).padStart(2, '0')}`;
 }
 
 /**
@@ -68,7 +60,7 @@ export function toCalculatorQuery(form: CalculatorForm): string {
     } else {
       const text = form[name].trim();
       const parsed = parseField(name, text);
-      params.set(QUERY_KEYS[name], parsed.ok && FIELD_SPECS[name].kind === 'money' ? dollarsText(parsed.value, false) : text);
+      params.set(QUERY_KEYS[name], parsed.ok && FIELD_SPECS[name].kind === 'money' ? formatMoneyInput(parsed.value, { grouping: false }) : text);
     }
   }
   return params.toString();

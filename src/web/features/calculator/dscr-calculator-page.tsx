@@ -1,7 +1,7 @@
 import { useMemo, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { DEFAULT_STR_EXPENSE_PERCENT } from '../../../shared/domain/dscr';
 import { usePageTitle } from '../../lib/use-page-title';
-import { SiteFooter } from '../marketing/components/site-footer';
+import { SiteFooter } from '../../ui/site-footer';
 import { evaluateCalculator, type CalculatorForm, type NumberFieldName, type SwitchName } from './calculator-form';
 import { parseCalculatorQuery, toCalculatorQuery } from './calculator-query';
 import { CalculatorCta } from './components/calculator-cta';

@@ -11,8 +11,9 @@ import {
   type UsState,
 } from '../../../shared/domain/loan-fields';
 import { STAGE_LABELS, type LoanStage } from '../../../shared/domain/loan-stages';
+import { formatCents, formatPercent } from '../../../shared/money';
 import type { ActivityView } from '../../../shared/schemas/loans';
-import { formatCalendarDate, formatCents, formatPercent } from './format';
+import { formatCalendarDate } from '../../lib/dates';
 
 const stageLabel = (stage: unknown) => (typeof stage === 'string' && stage in STAGE_LABELS ? STAGE_LABELS[stage as LoanStage] : 'an unknown stage');
 
@@ -41,7 +42,7 @@ export function fieldValueText(field: string, value: unknown, people: ReadonlyMa
     case 'interestOnlyMonths':
       return `${String(value)} months`;
     case 'targetClosingDate':
-      return typeof value === 'string' ? formatCalendarDate(value) : String(value);
+      return typeof value === 'string' ? formatCalendarDate(value, 'long') : String(value);
     case 'assigneeId':
       return people.get(String(value)) ?? 'a former team member';
     case 'internalNotes':

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseLoan } from '../../../shared/domain/loan-dscr';
+import { parseMoneyCents } from '../../../shared/money';
 import {
   centsToDollars,
   changedLoanFields,
@@ -44,6 +45,15 @@ describe('dollars ↔ cents', () => {
     expect(dollarsToCents('abc', 'Loan amount')).toEqual({ ok: false, message: 'Loan amount must be an amount in dollars, like 250,000' });
     expect(dollarsToCents('-5', 'Rent')).toEqual({ ok: false, message: 'Rent must be an amount in dollars, like 250,000' });
     expect(dollarsToCents('10.555', 'Rent')).toEqual({ ok: false, message: 'Rent takes whole cents (at most 2 decimals)' });
+  });
+
+  it('reads money by the one rule the calculator reads it by (shared/money.ts)', () => {
+    const texts = ['300,000', '$1,234.56', ' $ 1234.5 ', '.5', '12.', '0', '1 000', '1,2,3', '3,00,000', '5$', '$$5', '1e5', '+5', '-5', '1.005', '1.500'];
+    for (const text of texts) {
+      const shared = parseMoneyCents(text);
+      expect(dollarsToCents(text, 'Rent').ok, text).toBe(shared.ok);
+      if (shared.ok) expect(dollarsToCents(text, 'Rent'), text).toEqual({ ok: true, value: shared.value });
+    }
   });
 
   it('writes cents back as dollars, with cents only when there are some', () => {

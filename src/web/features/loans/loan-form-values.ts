@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LoanDscrFields } from '../../../shared/domain/loan-dscr';
 import { LOAN_FIELDS, type LoanField, type LoanPurpose, type PrepaymentKind, type PropertyType } from '../../../shared/domain/loan-fields';
+import { ANY_MONEY, formatMoneyInput, parseDecimal, parseMoneyCents, parsePercent as parseSharedPercent, type NumberBounds } from '../../../shared/money';
 import { CreateLoanSchema, LOAN_DEFAULTS, type LoanInput } from '../../../shared/schemas/loans';
 
 /**
@@ -54,47 +55,39 @@ export const MAX_UNIT_RENTS = 4;
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
-const MONEY = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
+/** Percents and whole numbers as the form reads them: the schema checks the bounds, with its own words. */
+const ANY_PERCENT: NumberBounds = { min: 0, max: Number.MAX_VALUE, maxDecimals: Number.POSITIVE_INFINITY };
+const ANY_WHOLE: NumberBounds = { min: 0, max: 999_999, maxDecimals: 0 };
 
-/** Dollars as typed → whole cents; blank → null. "$1,250.5" → 125050. */
+/** Dollars as typed → whole cents, by the rule of shared/money.ts; blank → null. "$1,250.5" → 125050. */
 export function dollarsToCents(typed: string, label: string): Parsed<number | null> {
-  const cleaned = typed.replace(/[\s$,]/g, '');
-  if (cleaned === '') return { ok: true, value: null };
-  const match = MONEY.exec(cleaned.startsWith('.') ? `0${cleaned}` : cleaned);
-  if (!match) {
-    return {
-      ok: false,
-      message: /^\d*\.\d{3,}$/.test(cleaned) ? `${label} takes whole cents (at most 2 decimals)` : `${label} must be an amount in dollars, like 250,000`,
-    };
-  }
-  const [, dollars = '0', fraction = ''] = match;
-  return { ok: true, value: Number(dollars) * 100 + Number(fraction.padEnd(2, '0')) };
+  const parsed = parseMoneyCents(typed, ANY_MONEY);
+  if (parsed.ok) return parsed;
+  if (parsed.issue === 'empty') return { ok: true, value: null };
+  if (parsed.issue === 'too-many-decimals') return { ok: false, message: `${label} takes whole cents (at most 2 decimals)` };
+  return { ok: false, message: `${label} must be an amount in dollars, like 250,000` };
 }
 
 /** Whole cents → dollars for the form: 30000000 → "300,000", 125050 → "1,250.50"; null → "". */
-export function centsToDollars(cents: number | null): string {
-  if (cents === null) return '';
-  const whole = cents % 100 === 0;
-  return (cents / 100).toLocaleString('en-US', { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 });
-}
+export const centsToDollars = (cents: number | null) => (cents === null ? '' : formatMoneyInput(cents));
 
-/** A percent as typed ("7.25" or "7.25 %") → 7.25; blank → null. */
+/** A percent as typed ("7.25" or "7.25 %") → 7.25, by the rule of shared/money.ts; blank → null. */
 export function parsePercent(typed: string, label: string): Parsed<number | null> {
-  const cleaned = typed.replace(/[\s%]/g, '');
-  if (cleaned === '') return { ok: true, value: null };
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(cleaned)) return { ok: false, message: `${label} must be a percentage, like 7.25` };
-  return { ok: true, value: Number(cleaned) };
+  const parsed = parseSharedPercent(typed, ANY_PERCENT);
+  if (parsed.ok) return parsed;
+  if (parsed.issue === 'empty') return { ok: true, value: null };
+  return { ok: false, message: `${label} must be a percentage, like 7.25` };
 }
 
 /** A percent for the form: 7.25 → "7.25"; null → "". */
 export const percentToText = (percent: number | null) => (percent === null ? '' : String(percent));
 
-/** Digits → a whole number; blank → null. */
+/** Digits → a whole number (up to 999,999), by the rule of shared/money.ts; blank → null. */
 export function parseWhole(typed: string, label: string): Parsed<number | null> {
-  const cleaned = typed.trim();
-  if (cleaned === '') return { ok: true, value: null };
-  if (!/^\d{1,6}$/.test(cleaned)) return { ok: false, message: `${label} must be a whole number` };
-  return { ok: true, value: Number(cleaned) };
+  const parsed = parseDecimal(typed, ANY_WHOLE);
+  if (parsed.ok) return parsed;
+  if (parsed.issue === 'empty') return { ok: true, value: null };
+  return { ok: false, message: `${label} must be a whole number` };
 }
 
 const wholeToText = (value: number | null) => (value === null ? '' : String(value));

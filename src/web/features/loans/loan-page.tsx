@@ -1,9 +1,9 @@
 import { useParams } from 'react-router';
 import { ApiError } from '../../lib/api-client';
 import { useDocumentTitle } from '../../lib/use-page-title';
+import { AppNotFound } from '../../ui/app-not-found';
 import { LoadFailed } from '../../ui/load-failed';
-import { AppNotFound } from '../app-shell/app-not-found';
-import { PageLoading } from '../app-shell/page-loading';
+import { PageLoading } from '../../ui/page-loading';
 import { useLoan } from './api/get-loan';
 import { BorrowerLoanPage } from './borrower/borrower-loan-page';
 import { TeamLoanPage } from './team-loan-page';

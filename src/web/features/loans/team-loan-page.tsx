@@ -3,16 +3,17 @@ import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatPropertyAddress, LOAN_PURPOSE_LABELS, PROPERTY_TYPE_LABELS } from '../../../shared/domain/loan-fields';
 import { isExitStage, STAGE_LABELS } from '../../../shared/domain/loan-stages';
+import { formatWholeDollars } from '../../../shared/money';
 import type { LoanDetail, LoanInput } from '../../../shared/schemas/loans';
 import { ApiError } from '../../lib/api-client';
+import { useMembers } from '../../lib/api/list-members';
+import { useFailureNotice, useMe } from '../../lib/me-context';
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { Chip } from '../../ui/chip';
 import { DateTime } from '../../ui/date-time';
 import { useToast } from '../../ui/toast';
-import { useFailureNotice, useMe } from '../app-shell/me-context';
-import { useMembers } from '../team/api/list-members';
 import { loanQueryOptions } from './api/get-loan';
 import { useUpdateLoan } from './api/update-loan';
 import { ActivityFeed } from './components/activity-feed';
@@ -24,7 +25,6 @@ import { LoanProgress, LoanTimeline } from './components/loan-timeline';
 import { MoveStage } from './components/move-stage';
 import { ParticipantsPanel } from './components/participants-panel';
 import { StageHistory } from './components/stage-history';
-import { formatWholeDollars } from './format';
 import { changedLoanFields, formValuesOf } from './loan-form-values';
 
 function Card({ title, action, children, className = '' }: { title: string; action?: ReactNode; children: ReactNode; className?: string }) {

@@ -3,7 +3,7 @@
  * only, not persisted"). Everything here is sample or marketing copy; the
  * numbers are the ones the seed states and must not change.
  */
-import type { IconName } from './components/icons';
+import type { IconName } from '../../ui/icons';
 
 export type TimelineStatus = 'complete' | 'current' | 'pending';
 

@@ -7,7 +7,7 @@ import { HowItWorks } from './components/how-it-works';
 import { MobileCtaBar } from './components/mobile-cta-bar';
 import { PipelineShowcase } from './components/pipeline-showcase';
 import { Pricing } from './components/pricing';
-import { SiteFooter } from './components/site-footer';
+import { SiteFooter } from '../../ui/site-footer';
 import { SiteHeader } from './components/site-header';
 import { Testimonials } from './components/testimonials';
 

@@ -2,16 +2,15 @@ import type { CSSProperties } from 'react';
 import { Link } from 'react-router';
 import { BORROWER_STAGE_MEANING, type MyLoanCard } from '../../../shared/domain/borrower-view';
 import { isExitStage, STAGE_LABELS } from '../../../shared/domain/loan-stages';
+import { formatWholeDollars } from '../../../shared/money';
 import { PARTICIPANT_ROLE_LABELS } from '../../../shared/schemas/participants';
 import { paths } from '../../lib/paths';
+import { plural } from '../../lib/plural';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Chip } from '../../ui/chip';
 import { LoadFailed } from '../../ui/load-failed';
 import { Spinner } from '../../ui/spinner';
 import { useMyLoans } from './api/list-my-loans';
-
-const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
-const days = (n: number) => (n === 1 ? '1 day' : `${n} days`);
 
 /**
  * "My loans" at /app for a borrower or co-borrower: one card per loan, each
@@ -75,7 +74,7 @@ function LoanCard({ loan }: { loan: MyLoanCard }) {
         </h2>
         <p className="text-sm text-slate-700">{place}</p>
         <div className="mt-3 flex flex-wrap items-center gap-3">
-          <p className="text-lg font-bold text-navy-900 tabular-nums">{dollars.format(loan.loanAmountCents / 100)}</p>
+          <p className="text-lg font-bold text-navy-900 tabular-nums">{formatWholeDollars(loan.loanAmountCents)}</p>
           <Chip tone={exited ? 'red' : loan.stage === 'funded' ? 'green' : 'navy'}>{STAGE_LABELS[loan.stage]}</Chip>
         </div>
         <p className="mt-2 text-sm text-slate-700">{BORROWER_STAGE_MEANING[loan.stage]}</p>
@@ -86,7 +85,7 @@ function LoanCard({ loan }: { loan: MyLoanCard }) {
           <p className="mt-1.5 flex justify-between text-xs text-slate-600">
             <span>{loan.progress}% complete</span>
             <span>
-              {days(loan.daysInStage)} at {STAGE_LABELS[loan.stage]}
+              {plural(loan.daysInStage, 'day', 'days')} at {STAGE_LABELS[loan.stage]}
             </span>
           </p>
         </div>

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
+import type { AppRoute } from '../../lib/app-route';
 import { paths } from '../../lib/paths';
-import type { AppRoute } from '../app-shell/app-route';
 
 // Its own chunk: team members who follow no loan as a borrower never load it.
 export const myLoansRoutes: AppRoute[] = [

@@ -1,8 +1,8 @@
+import { useMe } from '../../lib/me-context';
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { ButtonLink } from '../../ui/button';
-import { useMe } from '../app-shell/me-context';
-import { Redirect } from '../app-shell/redirect';
+import { Redirect } from '../../ui/redirect';
 
 /**
  * /app, where every sign-in lands: a team member goes on to the pipeline

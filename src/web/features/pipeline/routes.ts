@@ -1,6 +1,6 @@
 import { lazy } from 'react';
+import type { AppRoute } from '../../lib/app-route';
 import { paths } from '../../lib/paths';
-import type { AppRoute } from '../app-shell/app-route';
 import AppHome from './app-home';
 
 // /app is not lazy: the first page comes with the shell's chunk and shows as soon as the person is known.

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { UpdateProfileSchema } from '../../../shared/schemas/me';
+import { useFailureNotice, useMe } from '../../lib/me-context';
 import { paths } from '../../lib/paths';
 import { useAppForm } from '../../lib/use-app-form';
 import { useDocumentTitle } from '../../lib/use-page-title';
@@ -8,7 +9,6 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
-import { useFailureNotice, useMe } from '../app-shell/me-context';
 import { useUpdateProfile } from './api/update-profile';
 
 const ROLE_LABELS = { owner: 'Owner', assistant: 'Assistant' } as const;

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
+import type { AppRoute } from '../../lib/app-route';
 import { paths } from '../../lib/paths';
-import type { AppRoute } from '../app-shell/app-route';
 
 export const profileRoutes: AppRoute[] = [{ path: paths.profile, page: lazy(() => import('./profile-page')) }];

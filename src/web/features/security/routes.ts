@@ -1,6 +1,6 @@
 import { lazy } from 'react';
+import type { AppRoute } from '../../lib/app-route';
 import { paths } from '../../lib/paths';
-import type { AppRoute } from '../app-shell/app-route';
 
 export const securityRoutes: AppRoute[] = [
   { path: paths.security, page: lazy(() => import('./security-page')) },

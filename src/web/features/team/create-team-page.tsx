@@ -1,5 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { CreateTeamSchema, TEAM_NAME_MAX } from '../../../shared/schemas/teams';
+import { useFailureNotice, useMe } from '../../lib/me-context';
 import { paths } from '../../lib/paths';
 import { useAppForm } from '../../lib/use-app-form';
 import { useDocumentTitle } from '../../lib/use-page-title';
@@ -7,7 +8,6 @@ import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
-import { useFailureNotice, useMe } from '../app-shell/me-context';
 import { useCreateTeam } from './api/create-team';
 
 /** /app/team/new: a broker founds their team, becomes its owner, and goes on to its branding. */

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
+import { useFormerTeam } from '../../lib/me-context';
 import { paths } from '../../lib/paths';
 import { useDocumentTitle } from '../../lib/use-page-title';
-import { AppNotFound } from '../app-shell/app-not-found';
-import { useFormerTeam } from '../app-shell/me-context';
+import { AppNotFound } from '../../ui/app-not-found';
 
 /**
  * The team's pages to someone without a team: after being removed from it

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
+import type { AppRoute, Guard } from '../../lib/app-route';
 import { paths } from '../../lib/paths';
-import type { AppRoute, Guard } from '../app-shell/app-route';
 import { NoLongerMember } from './no-longer-member';
 
 const owner: Guard = (me) => me.team?.role === 'owner';

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import type { AuditAction } from '../../../shared/domain/audit-actions';
 import type { TeamView } from '../../../shared/schemas/teams';
 import { ApiError } from '../../lib/api-client';
+import { useMe } from '../../lib/me-context';
 import { useDocumentTitle } from '../../lib/use-page-title';
-import { useMe } from '../app-shell/me-context';
-import { useTeamAudit } from '../audit/api/list-team-audit';
-import { AuditLog } from '../audit/components/audit-log';
+import { AuditLog } from '../../ui/audit-log';
+import { useTeamAudit } from './api/list-team-audit';
 import { TeamUnavailable } from './team-unavailable';
 
 /** /app/team/audit, for the team's owners: what happened in the team, and who did it. */

@@ -1,13 +1,13 @@
 import { useId, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { TEAM_NAME_MAX, UpdateTeamSchema, type TeamView, type UpdateTeam } from '../../../shared/schemas/teams';
+import { useFailureNotice, useMe } from '../../lib/me-context';
 import { useAppForm } from '../../lib/use-app-form';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
-import { useFailureNotice, useMe } from '../app-shell/me-context';
 import { useUpdateTeam } from './api/update-team';
 import { BrandPreview } from './components/brand-preview';
 import { DscrBandsForm } from './components/dscr-bands-form';

@@ -11,7 +11,7 @@ import { TextField } from '../../ui/field';
 import { Logo } from '../../ui/logo';
 import { Spinner } from '../../ui/spinner';
 import { useErrorNotice, useToast } from '../../ui/toast';
-import { AuthCardLayout } from '../auth/back-to-home';
+import { AuthCardLayout } from '../../ui/auth-card-layout';
 import { joinWaitlist } from './api/join-waitlist';
 
 type Status = 'idle' | 'submitting' | 'submitted';

@@ -3,8 +3,8 @@ import { useId, type ChangeEvent } from 'react';
 // scroll-mb-24: a field focused near the foot of a phone's screen stays clear of the results bar.
 
 /**
- * A labelled number typed as text (commas and "$" allowed, parsed by
- * dscr-inputs.ts), with its unit inside the box and its message beside it.
+ * A labelled number typed as text (commas and "$" allowed, read by
+ * shared/money.ts), with its unit inside the box and its message beside it.
  */
 export function NumberField({
   label,

@@ -1,6 +1,6 @@
 import { DEFAULT_DSCR_THRESHOLDS, DSCR_BAND_LABELS, type DscrBand } from '../../../../shared/domain/dscr';
+import { formatCents, formatRatio, formatWholeDollars } from '../../../../shared/money';
 import type { CalculatorResults as Results } from '../calculator-form';
-import { formatCents, formatRatio } from '../format';
 
 const BAND_STYLES: Record<DscrBand, string> = {
   strong: 'bg-accent-100 text-accent-700 ring-accent-600/30',
@@ -9,8 +9,15 @@ const BAND_STYLES: Record<DscrBand, string> = {
 };
 
 const none = '—';
-const money = (cents: number | null, fractionDigits: 0 | 2 = 2) => (cents === null ? none : formatCents(cents, fractionDigits));
+const money = (cents: number | null, whole = false) => (cents === null ? none : whole ? formatWholeDollars(cents) : formatCents(cents));
 const threshold = (value: number) => value.toFixed(2);
+
+/** PITIA's lines as shown, each to the cent, which add up to the PITIA beside them (decision 010). */
+function pitiaDetail(lines: Results['pitiaLines']): string {
+  if (!lines) return 'P&I, taxes, insurance and HOA a month';
+  const { principalAndInterestCents, taxesCents, insuranceCents, hoaCents } = lines;
+  return `${formatCents(principalAndInterestCents)} P&I + ${formatCents(taxesCents)} taxes + ${formatCents(insuranceCents)} insurance + ${formatCents(hoaCents)} HOA`;
+}
 
 function BandChip({ band, testId }: { band: DscrBand; testId?: string }) {
   return (
@@ -49,7 +56,9 @@ function Figure({ label, value, detail, testId }: { label: string; value: string
     <div className="flex items-baseline justify-between gap-4 py-3">
       <dt className="text-sm text-slate-700">
         <span className="font-medium text-slate-900">{label}</span>
-        <span className="block text-xs text-slate-600">{detail}</span>
+        <span data-testid={`${testId}-detail`} className="block text-xs text-slate-600">
+          {detail}
+        </span>
       </dt>
       <dd data-testid={testId} className="text-right text-lg font-semibold text-navy-900 tabular-nums">
         {value}
@@ -82,14 +91,14 @@ export function CalculatorResults({ results, hasErrors, shortTermRental }: { res
             </dd>
           </div>
           <Figure label="Monthly P&I" detail="Principal and interest" value={money(results.monthlyPrincipalAndInterestCents)} testId="result-pi" />
-          <Figure label="PITIA" detail="P&I, taxes, insurance and HOA a month" value={money(results.pitiaCents)} testId="result-pitia" />
+          <Figure label="PITIA" detail={pitiaDetail(results.pitiaLines)} value={money(results.pitiaCents)} testId="result-pitia" />
           <Figure
             label="Qualifying rent"
             detail={shortTermRental ? 'Revenue ÷ 12, less the expense factor' : 'Rent a month, before expenses'}
             value={money(results.qualifyingRentCents)}
             testId="result-rent"
           />
-          <Figure label="Max loan at target DSCR" detail="Largest whole-dollar amount" value={money(results.maxLoanCents, 0)} testId="result-max-loan" />
+          <Figure label="Max loan at target DSCR" detail="Largest whole-dollar amount" value={money(results.maxLoanCents, true)} testId="result-max-loan" />
           <Figure label="Rent needed for target DSCR" detail="At this loan amount" value={money(results.rentNeededCents)} testId="result-rent-needed" />
         </dl>
         {hasErrors ? (

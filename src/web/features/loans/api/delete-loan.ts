@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
-import { TEAM_SCOPE } from '../../app-shell/query-client';
+import { TEAM_SCOPE } from '../../../lib/query-client';
 import { LOAN_SCOPE } from './get-loan';
 
 /** Owners only, after typing the property address; gone for good (the team's audit log keeps the record). */

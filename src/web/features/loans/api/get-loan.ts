@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { LoanDetail, LoanView } from '../../../../shared/schemas/loans';
 import { apiFetch } from '../../../lib/api-client';
-import { TEAM_SCOPE } from '../../app-shell/query-client';
+import { TEAM_SCOPE } from '../../../lib/query-client';
 
 /** Everything of one loan starts with this key (its file, its activity). */
 export const LOAN_SCOPE = 'loans';

@@ -1,15 +1,17 @@
 import { useId, type CSSProperties, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { BORROWER_STAGE_MEANING, type BorrowerLoanView } from '../../../../shared/domain/borrower-view';
 import { formatPropertyAddress, LOAN_PURPOSE_LABELS, PROPERTY_TYPE_LABELS } from '../../../../shared/domain/loan-fields';
 import { isExitStage, STAGE_LABELS } from '../../../../shared/domain/loan-stages';
-import { Link } from 'react-router';
+import { formatCents, formatPercent } from '../../../../shared/money';
+import { formatCalendarDate } from '../../../lib/dates';
 import { paths } from '../../../lib/paths';
 import { useDocumentTitle } from '../../../lib/use-page-title';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { ActivityFeed } from '../components/activity-feed';
 import { LoanProgress, LoanTimeline } from '../components/loan-timeline';
-import { formatCalendarDate, formatCents, formatMonths, formatPercent, formatPrepayment, formatYears } from '../format';
+import { formatMonths, formatPrepayment, formatYears } from '../format';
 
 /** Borrowers see names as the server gives them on each update. */
 const NO_NAMES: ReadonlyMap<string, string> = new Map();
@@ -80,7 +82,7 @@ export function BorrowerLoanPage({ loan }: { loan: BorrowerLoanView }) {
         <div className="mt-5">
           <LoanTimeline stage={loan.stage} leftFromStage={loan.leftFromStage} daysInStage={loan.daysInStage} />
         </div>
-        {loan.targetClosingDate ? <p className="mt-4 text-sm text-slate-700">Target closing: {formatCalendarDate(loan.targetClosingDate)}</p> : null}
+        {loan.targetClosingDate ? <p className="mt-4 text-sm text-slate-700">Target closing: {formatCalendarDate(loan.targetClosingDate, 'long')}</p> : null}
       </Card>
 
       <Card title="Stage dates">

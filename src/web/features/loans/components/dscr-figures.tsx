@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import type { DscrThresholds } from '../../../../shared/domain/dscr';
 import type { LoanDscrAnalysis } from '../../../../shared/domain/loan-dscr';
+import { formatCents, formatRatio } from '../../../../shared/money';
 import { Chip } from '../../../ui/chip';
-import { formatCents, formatRatio } from '../format';
 
 const BAND = {
   strong: { label: 'Strong', tone: 'green' },
@@ -28,7 +28,14 @@ export function DscrBand({ band }: { band: NonNullable<LoanDscrAnalysis['band']>
  */
 export function DscrFigures({ analysis, thresholds }: { analysis: LoanDscrAnalysis | null; thresholds: DscrThresholds }) {
   const rows: [string, ReactNode][] = [
+    // PITIA's lines, each to the cent, then PITIA: their sum (decision 010), so the lines shown add up.
     ['Monthly P&I', analysis ? formatCents(analysis.monthlyPrincipalAndInterestCents) : dash],
+    ['Taxes a month', analysis ? formatCents(analysis.pitiaLines.taxesCents) : dash],
+    ['Insurance a month', analysis ? formatCents(analysis.pitiaLines.insuranceCents) : dash],
+    ...(analysis && analysis.pitiaLines.hoaCents > 0 ? ([['HOA a month', formatCents(analysis.pitiaLines.hoaCents)]] as [string, ReactNode][]) : []),
+    ...(analysis && analysis.pitiaLines.floodInsuranceCents > 0
+      ? ([['Flood insurance a month', formatCents(analysis.pitiaLines.floodInsuranceCents)]] as [string, ReactNode][])
+      : []),
     ['PITIA', analysis ? formatCents(analysis.pitiaCents) : dash],
     ['Qualifying rent', analysis && analysis.dscr !== null ? formatCents(analysis.qualifyingRentCents) : dash],
     ['LTV', analysis?.loanToValuePercent != null ? `${analysis.loanToValuePercent.toFixed(2)} %` : dash],

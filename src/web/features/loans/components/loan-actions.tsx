@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { LoanDetail } from '../../../../shared/schemas/loans';
 import { ApiError } from '../../../lib/api-client';
+import { useFailureNotice } from '../../../lib/me-context';
 import { paths } from '../../../lib/paths';
 import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { TextField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { useFailureNotice } from '../../app-shell/me-context';
 import { useSetLoanArchived } from '../api/archive-loan';
 import { useDeleteLoan } from '../api/delete-loan';
 

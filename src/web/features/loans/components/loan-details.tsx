@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { LOAN_PURPOSE_LABELS, PROPERTY_TYPE_LABELS, formatPropertyAddress } from '../../../../shared/domain/loan-fields';
+import { formatCents, formatPercent } from '../../../../shared/money';
 import type { LoanDetail } from '../../../../shared/schemas/loans';
-import { formatCalendarDate, formatCents, formatMonths, formatPercent, formatPrepayment, formatYears } from '../format';
+import { formatCalendarDate } from '../../../lib/dates';
+import { formatMonths, formatPrepayment, formatYears } from '../format';
 
 function Group({ title, rows }: { title: string; rows: [string, ReactNode][] }) {
   return (
@@ -75,7 +77,7 @@ export function LoanDetails({ loan }: { loan: LoanDetail }) {
       <Group
         title="Closing and team"
         rows={[
-          ['Target closing date', loan.targetClosingDate ? formatCalendarDate(loan.targetClosingDate) : null],
+          ['Target closing date', loan.targetClosingDate ? formatCalendarDate(loan.targetClosingDate, 'long') : null],
           ['Assignee', loan.assignee?.name ?? 'Nobody yet'],
           ['Lender', loan.lenderName],
           ['Lender loan number', loan.lenderLoanNumber],

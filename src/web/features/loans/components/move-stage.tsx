@@ -2,12 +2,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { canMoveStage, isExitStage, LOAN_STAGES, STAGE_LABELS, stageChangeNeedsReason, type LoanStage } from '../../../../shared/domain/loan-stages';
 import type { LoanDetail } from '../../../../shared/schemas/loans';
 import { ApiError } from '../../../lib/api-client';
+import { failureDescription, useFailureNotice } from '../../../lib/me-context';
 import { Button } from '../../../ui/button';
+import { SelectField, TextAreaField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { failureDescription, useFailureNotice } from '../../app-shell/me-context';
 import { useChangeStage } from '../api/change-stage';
-import { SelectField, TextAreaField } from '../../../ui/field';
 
 /**
  * Moves the loan: the targets canMoveStage allows from where it is (an

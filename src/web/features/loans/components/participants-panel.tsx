@@ -1,21 +1,21 @@
 import { useId, useState } from 'react';
 import type { LoanParticipantRole } from '../../../../shared/domain/access';
 import { InviteParticipantSchema, PARTICIPANT_ROLE_LABELS, type LoanInvitationView, type LoanParticipantView } from '../../../../shared/schemas/participants';
+import { useFailureNotice } from '../../../lib/me-context';
 import { useAppForm } from '../../../lib/use-app-form';
 import { Button } from '../../../ui/button';
 import { Chip } from '../../../ui/chip';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { DateTime } from '../../../ui/date-time';
 import { TextField } from '../../../ui/field';
+import { SelectField } from '../../../ui/field';
 import { LoadFailed } from '../../../ui/load-failed';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { useFailureNotice } from '../../app-shell/me-context';
 import { useInviteParticipant } from '../api/invite-participant';
 import { useParticipants } from '../api/list-participants';
 import { useRemoveParticipant } from '../api/remove-participant';
 import { useWithdrawLoanInvitation } from '../api/withdraw-loan-invitation';
-import { SelectField } from '../../../ui/field';
 
 /**
  * "Borrowers" on the team's loan page (owners and assistants): who follows

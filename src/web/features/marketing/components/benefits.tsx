@@ -1,5 +1,5 @@
 import { benefits } from '../content';
-import { iconByName } from './icons';
+import { iconByName } from '../../../ui/icons';
 
 export function Benefits() {
   return (

@@ -1,5 +1,5 @@
 import { mockupProgress, sampleComments, timeline, type TimelineStatus } from '../content';
-import { CheckIcon } from './icons';
+import { CheckIcon } from '../../../ui/icons';
 
 const statusText: Record<TimelineStatus, string> = { complete: 'Complete', current: 'Current', pending: 'Pending' };
 const statusTag: Record<TimelineStatus, string> = {

@@ -1,5 +1,5 @@
 import { features } from '../content';
-import { iconByName } from './icons';
+import { iconByName } from '../../../ui/icons';
 import { SectionHeading } from './section-heading';
 
 export function Features() {

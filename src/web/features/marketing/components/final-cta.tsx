@@ -1,17 +1,8 @@
 import { paths } from '../../../lib/paths';
 import { usePublicConfig } from '../../../lib/public-config';
+import { demoMailto } from '../../../lib/demo-mailto';
 import { ButtonLink } from '../../../ui/button';
-import { MailIcon } from './icons';
-
-const demoSubject = 'Personal demo request';
-const demoBody = ['Hello,', '', 'I would like to book a personal demo for my team.', '', 'Name:', 'Company:', 'Phone:', 'Best time to reach me:', ''].join(
-  '\n',
-);
-
-/** A pre-filled e-mail asking for a demo; the brand name stays out of it so white-labelled teams can reuse it. */
-export function demoMailto(contactEmail: string) {
-  return `mailto:${contactEmail}?subject=${encodeURIComponent(demoSubject)}&body=${encodeURIComponent(demoBody)}`;
-}
+import { MailIcon } from '../../../ui/icons';
 
 export function FinalCta() {
   const { contactEmail } = usePublicConfig();

@@ -4,7 +4,7 @@ import { buttonClasses, ButtonLink } from '../../../ui/button';
 import { trustPoints } from '../content';
 import { Counters } from './counters';
 import { DashboardMockup } from './dashboard-mockup';
-import { ArrowRightIcon, CheckIcon } from './icons';
+import { ArrowRightIcon, CheckIcon } from '../../../ui/icons';
 
 export function Hero() {
   const { brandName } = usePublicConfig();

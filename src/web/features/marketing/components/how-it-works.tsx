@@ -1,5 +1,5 @@
 import { steps } from '../content';
-import { iconByName } from './icons';
+import { iconByName } from '../../../ui/icons';
 import { SectionHeading } from './section-heading';
 
 export function HowItWorks() {

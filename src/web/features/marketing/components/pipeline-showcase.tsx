@@ -1,5 +1,5 @@
 import { pipeline, type PipelineLoan } from '../content';
-import { CheckIcon } from './icons';
+import { CheckIcon } from '../../../ui/icons';
 import { SectionHeading } from './section-heading';
 
 const stageTone: Record<PipelineLoan['tone'], string> = {

@@ -1,7 +1,7 @@
 import { paths } from '../../../lib/paths';
 import { ButtonLink } from '../../../ui/button';
 import { pricingItems } from '../content';
-import { CheckIcon } from './icons';
+import { CheckIcon } from '../../../ui/icons';
 import { SectionHeading } from './section-heading';
 
 export function Pricing() {

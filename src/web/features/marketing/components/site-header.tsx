@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { ButtonLink } from '../../../ui/button';
 import { Logo } from '../../../ui/logo';
-import { CloseIcon, MenuIcon } from './icons';
+import { CloseIcon, MenuIcon } from '../../../ui/icons';
 
 export const sectionLinks = [
   { id: 'features', label: 'Features' },

@@ -1,5 +1,5 @@
 import { testimonials } from '../content';
-import { StarIcon } from './icons';
+import { StarIcon } from '../../../ui/icons';
 import { SectionHeading } from './section-heading';
 
 function Stars({ rating }: { rating: number }) {

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/
 import type { LoanStage } from '../../../../shared/domain/loan-stages';
 import type { PipelinePage } from '../../../../shared/schemas/loans';
 import { apiFetch } from '../../../lib/api-client';
-import { TEAM_SCOPE } from '../../app-shell/query-client';
+import { TEAM_SCOPE } from '../../../lib/query-client';
 
 /** A query object as a query string ("?status=open&sort=…"; empty for none). */
 export function queryString(query: Record<string, string>): string {

@@ -1,11 +1,11 @@
 import { useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
 import { canMoveStage, STAGE_LABELS, type LoanStage } from '../../../../shared/domain/loan-stages';
+import { formatWholeDollars } from '../../../../shared/money';
 import type { PipelinePage, PipelineRow } from '../../../../shared/schemas/loans';
 import { paths } from '../../../lib/paths';
 import { plural } from '../../../lib/plural';
 import { Spinner } from '../../../ui/spinner';
-import { dollars, days } from '../format';
 import { MoveMenu } from './move-menu';
 
 export interface BoardColumn {
@@ -159,8 +159,8 @@ function Card({
       {row.entityName ? <p className="text-xs text-slate-600">{row.entityName}</p> : null}
       <p className="mt-1 text-sm text-slate-700">{row.property}</p>
       <p className="mt-2 flex items-center justify-between gap-2 text-sm">
-        <span className="font-semibold text-slate-900 tabular-nums">{dollars(row.loanAmountCents)}</span>
-        <span className="text-slate-600">{days(row.daysInStage)} in stage</span>
+        <span className="font-semibold text-slate-900 tabular-nums">{formatWholeDollars(row.loanAmountCents)}</span>
+        <span className="text-slate-600">{plural(row.daysInStage, 'day', 'days')} in stage</span>
       </p>
       <MoveMenu row={row} busy={busy} onMove={onMove} />
     </li>

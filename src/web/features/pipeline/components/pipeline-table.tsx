@@ -1,15 +1,17 @@
 import { Link } from 'react-router';
+import type { PipelineSort } from '../../../../shared/domain/loan-fields';
 import { STAGE_LABELS } from '../../../../shared/domain/loan-stages';
 import { isExitStage } from '../../../../shared/domain/loan-stages';
-import type { PipelineSort } from '../../../../shared/domain/loan-fields';
+import { formatWholeDollars } from '../../../../shared/money';
 import type { PipelineRow } from '../../../../shared/schemas/loans';
+import { formatCalendarDate } from '../../../lib/dates';
 import { paths } from '../../../lib/paths';
+import { plural } from '../../../lib/plural';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { EmptyCell } from '../../../ui/empty-cell';
 import { ScrollTable, TableHead } from '../../../ui/scroll-table';
 import { SortHeader } from '../../../ui/sort-header';
-import { calendarDay, dollars, days } from '../format';
 import type { SortDirection } from '../pipeline-view';
 
 export const SORT_LABELS: Record<PipelineSort, string> = {
@@ -88,7 +90,7 @@ function LoanRow({ row, today }: { row: PipelineRow; today: string }) {
         ) : null}
       </th>
       <td className="min-w-48 px-3 py-3 text-slate-700">{row.property}</td>
-      <td className="px-3 py-3 text-right whitespace-nowrap text-slate-900 tabular-nums">{dollars(row.loanAmountCents)}</td>
+      <td className="px-3 py-3 text-right whitespace-nowrap text-slate-900 tabular-nums">{formatWholeDollars(row.loanAmountCents)}</td>
       <td className="px-3 py-3">
         <StageChip stage={row.stage} />
       </td>
@@ -96,11 +98,11 @@ function LoanRow({ row, today }: { row: PipelineRow; today: string }) {
         <Progress value={row.progress} />
       </td>
       <td className="px-3 py-3 text-center text-slate-700 tabular-nums">{row.outstandingDocuments ?? <EmptyCell />}</td>
-      <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">{days(row.daysInStage)}</td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">{plural(row.daysInStage, 'day', 'days')}</td>
       <td className="px-3 py-3 whitespace-nowrap">
         {row.targetClosingDate ? (
           <span className={overdue ? 'font-semibold text-red-800' : 'text-slate-700'}>
-            <time dateTime={row.targetClosingDate}>{calendarDay(row.targetClosingDate)}</time>
+            <time dateTime={row.targetClosingDate}>{formatCalendarDate(row.targetClosingDate)}</time>
             {overdue ? <span className="block text-xs font-normal">Overdue</span> : null}
           </span>
         ) : (

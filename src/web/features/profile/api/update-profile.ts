@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Me, UpdateProfile } from '../../../../shared/schemas/me';
 import { apiFetch } from '../../../lib/api-client';
-import { meQueryOptions } from '../../app-shell/api/get-me';
+import { meQueryOptions } from '../../../lib/api/get-me';
 
 export function updateProfile(input: UpdateProfile) {
   return apiFetch<Me>('/api/me', { method: 'PATCH', body: input });

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
-import { meQueryOptions } from '../../app-shell/api/get-me';
+import { meQueryOptions } from '../../../lib/api/get-me';
 
 export function disableTwoFactor(password: string) {
   return apiFetch<unknown>('/api/auth/two-factor/disable', { method: 'POST', body: { password } });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChangeRole } from '../../../../shared/schemas/teams';
 import { apiFetch } from '../../../lib/api-client';
-import { refreshAfterFailedChange, showMembersChange } from './list-members';
+import { refreshAfterFailedChange, showMembersChange } from '../../../lib/api/list-members';
 
 export function changeRole(teamId: string, userId: string, input: ChangeRole) {
   return apiFetch<void>(`/api/teams/${encodeURIComponent(teamId)}/members/${encodeURIComponent(userId)}`, { method: 'PATCH', body: input });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTeam, TeamView } from '../../../../shared/schemas/teams';
 import { apiFetch, ApiError } from '../../../lib/api-client';
-import { meQueryOptions } from '../../app-shell/api/get-me';
+import { meQueryOptions } from '../../../lib/api/get-me';
 
 /** A broker founds their team and becomes its owner. */
 export function createTeam(input: CreateTeam) {

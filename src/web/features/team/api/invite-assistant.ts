@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InviteAssistant, PendingInvitation } from '../../../../shared/schemas/teams';
 import { apiFetch } from '../../../lib/api-client';
-import { refreshAfterFailedChange, showMembersChange } from './list-members';
+import { refreshAfterFailedChange, showMembersChange } from '../../../lib/api/list-members';
 
 /** Invites an assistant by e-mail; inviting the same address again replaces the earlier link. */
 export function inviteAssistant(teamId: string, input: InviteAssistant) {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TeamView } from '../../../../shared/schemas/teams';
 import { apiFetch } from '../../../lib/api-client';
-import { meQueryOptions } from '../../app-shell/api/get-me';
+import { meQueryOptions } from '../../../lib/api/get-me';
 
 export function removeLogo(teamId: string) {
   return apiFetch<TeamView>(`/api/teams/${encodeURIComponent(teamId)}/logo`, { method: 'DELETE' });

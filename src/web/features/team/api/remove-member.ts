@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
-import { refreshAfterFailedChange, showMembersChange } from './list-members';
+import { refreshAfterFailedChange, showMembersChange } from '../../../lib/api/list-members';
 
 export function removeMember(teamId: string, userId: string) {
   return apiFetch<void>(`/api/teams/${encodeURIComponent(teamId)}/members/${encodeURIComponent(userId)}`, { method: 'DELETE' });

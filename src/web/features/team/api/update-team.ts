@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TeamView, UpdateTeam } from '../../../../shared/schemas/teams';
 import { apiFetch } from '../../../lib/api-client';
-import { meQueryOptions } from '../../app-shell/api/get-me';
+import { meQueryOptions } from '../../../lib/api/get-me';
 
 /** The team's name and accent colour (owners). */
 export function updateTeam(teamId: string, input: UpdateTeam) {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TeamView } from '../../../../shared/schemas/teams';
 import { apiUpload } from '../../../lib/api-client';
-import { meQueryOptions } from '../../app-shell/api/get-me';
+import { meQueryOptions } from '../../../lib/api/get-me';
 
 /** The logo image's bytes as the body; the server checks what they really are. */
 export function uploadLogo(teamId: string, file: File) {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
-import { refreshAfterFailedChange, showMembersChange } from './list-members';
+import { refreshAfterFailedChange, showMembersChange } from '../../../lib/api/list-members';
 
 export function withdrawInvitation(teamId: string, invitationId: string) {
   return apiFetch<void>(`/api/teams/${encodeURIComponent(teamId)}/invitations/${encodeURIComponent(invitationId)}`, { method: 'DELETE' });

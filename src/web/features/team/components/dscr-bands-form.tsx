@@ -1,12 +1,12 @@
 import { useId } from 'react';
 import { z } from 'zod';
 import { UpdateTeamSchema, type TeamView } from '../../../../shared/schemas/teams';
+import { useFailureNotice } from '../../../lib/me-context';
 import { useAppForm } from '../../../lib/use-app-form';
 import { Button } from '../../../ui/button';
 import { TextField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { useFailureNotice } from '../../app-shell/me-context';
 import { useUpdateTeam } from '../api/update-team';
 
 /** The thresholds as typed ("1.25"), read as numbers and checked by the API's own schema. */

@@ -1,11 +1,11 @@
 import { useId } from 'react';
 import { InviteAssistantSchema } from '../../../../shared/schemas/teams';
+import { useFailureNotice } from '../../../lib/me-context';
 import { useAppForm } from '../../../lib/use-app-form';
 import { Button } from '../../../ui/button';
 import { TextField } from '../../../ui/field';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { useFailureNotice } from '../../app-shell/me-context';
 import { useInviteAssistant } from '../api/invite-assistant';
 
 /** "Invite an assistant" (owners): an e-mail address, and the invitation goes out with the team's branding. */

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { LOGO_MAX_BYTES, LOGO_TYPES, type TeamView } from '../../../../shared/schemas/teams';
 import { ApiError } from '../../../lib/api-client';
+import { useFailureNotice } from '../../../lib/me-context';
 import { Button } from '../../../ui/button';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
-import { useFailureNotice } from '../../app-shell/me-context';
 import { useRemoveLogo } from '../api/remove-logo';
 import { useUploadLogo } from '../api/upload-logo';
 
