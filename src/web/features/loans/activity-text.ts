@@ -17,6 +17,8 @@ import { formatCalendarDate } from '../../lib/dates';
 
 const stageLabel = (stage: unknown) => (typeof stage === 'string' && stage in STAGE_LABELS ? STAGE_LABELS[stage as LoanStage] : 'an unknown stage');
 
+const itemLabel = (data: Record<string, unknown>) => (typeof data.label === 'string' ? `“${data.label}”` : 'an item');
+
 /** One field's value in words: cents as dollars, percents with their sign, enums by their labels. */
 export function fieldValueText(field: string, value: unknown, people: ReadonlyMap<string, string> = new Map()): string {
   if (value === null || value === undefined || value === '') return 'nothing';
@@ -95,6 +97,26 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} invited ${String(data.email ?? 'a borrower')}${data.role === 'co_borrower' ? ' as co-borrower' : ''}`];
     case 'participant.removed':
       return [`${who} removed ${String(data.name ?? data.email ?? 'a borrower')} from the loan`];
+    case 'checklist.item_added':
+      return [`${who} added ${itemLabel(data)} to the checklist`];
+    case 'checklist.item_removed':
+      return [`${who} removed ${itemLabel(data)} from the checklist`];
+    case 'checklist.item_updated': {
+      const changes = Array.isArray(data.changes) ? data.changes.filter(isChange) : [];
+      return [`${who} edited ${itemLabel(data)}${changes.length ? ` (${changes.map((change) => change.field).join(', ')})` : ''}`];
+    }
+    case 'checklist.reordered':
+      return [`${who} reordered the checklist`];
+    case 'checklist.item_waived':
+      return [`${who} waived ${itemLabel(data)}`];
+    case 'checklist.item_reopened':
+      return [`${who} asked for ${itemLabel(data)} again`];
+    case 'checklist.item_not_applicable':
+      return [`${who} said ${itemLabel(data)} doesn't apply`];
+    case 'checklist.not_applicable_confirmed':
+      return [`${who} confirmed ${itemLabel(data)} doesn't apply`];
+    case 'checklist.not_applicable_rejected':
+      return [`${who} asked for ${itemLabel(data)} after all`];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }

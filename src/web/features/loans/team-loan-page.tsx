@@ -17,6 +17,7 @@ import { useToast } from '../../ui/toast';
 import { loanQueryOptions } from './api/get-loan';
 import { useUpdateLoan } from './api/update-loan';
 import { ActivityFeed } from './components/activity-feed';
+import { ChecklistPanel } from './components/checklist-panel';
 import { DscrFigures } from './components/dscr-figures';
 import { LoanActions } from './components/loan-actions';
 import { LoanDetails } from './components/loan-details';
@@ -91,6 +92,10 @@ export function TeamLoanPage({ loan }: { loan: LoanDetail }) {
               <LoanTimeline stage={loan.stage} leftFromStage={loan.leftFromStage} daysInStage={loan.daysInStage} />
               <MoveStage key={`${loan.stage}-${loan.version}`} loan={loan} />
             </div>
+          </Card>
+
+          <Card title="Document checklist">
+            <ChecklistPanel loanId={loan.id} />
           </Card>
 
           {editing ? (

@@ -12,6 +12,7 @@ import { DateTime } from '../../../ui/date-time';
 import { ActivityFeed } from '../components/activity-feed';
 import { LoanProgress, LoanTimeline } from '../components/loan-timeline';
 import { formatMonths, formatPrepayment, formatYears } from '../format';
+import { BorrowerChecklist } from './borrower-checklist';
 
 /** Borrowers see names as the server gives them on each update. */
 const NO_NAMES: ReadonlyMap<string, string> = new Map();
@@ -83,6 +84,10 @@ export function BorrowerLoanPage({ loan }: { loan: BorrowerLoanView }) {
           <LoanTimeline stage={loan.stage} leftFromStage={loan.leftFromStage} daysInStage={loan.daysInStage} />
         </div>
         {loan.targetClosingDate ? <p className="mt-4 text-sm text-slate-700">Target closing: {formatCalendarDate(loan.targetClosingDate, 'long')}</p> : null}
+      </Card>
+
+      <Card title="Your documents">
+        <BorrowerChecklist loanId={loan.id} />
       </Card>
 
       <Card title="Stage dates">

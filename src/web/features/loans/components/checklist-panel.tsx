@@ -1,0 +1,240 @@
+import { useId, useState, type FormEvent } from 'react';
+import { CATEGORY_LABELS, CHECKLIST_CATEGORIES, type ChecklistCategory, type ItemProvider } from '../../../../shared/domain/checklist-templates';
+import { ITEM_STATUS_LABELS, nextItemStatus } from '../../../../shared/domain/checklist-status';
+import type { ChecklistItemView } from '../../../../shared/schemas/checklist';
+import { formatCalendarDate } from '../../../lib/dates';
+import { useFailureNotice } from '../../../lib/me-context';
+import { Button } from '../../../ui/button';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
+import { CheckboxField, SelectField, TextField } from '../../../ui/field';
+import { LoadFailed } from '../../../ui/load-failed';
+import { ReasonDialog } from '../../../ui/reason-dialog';
+import { useToast } from '../../../ui/toast';
+import { useAddChecklistItem } from '../api/add-checklist-item';
+import { useChangeItemStatus, type ItemStatusChange } from '../api/change-item-status';
+import { useChecklist } from '../api/get-checklist';
+import { useRemoveChecklistItem } from '../api/remove-checklist-item';
+import { useReorderChecklist } from '../api/reorder-checklist';
+import { ItemStatusChip } from './item-status-chip';
+
+const PROVIDER_LABELS: Record<ItemProvider, string> = { borrower: 'Borrower', third_party: 'Third party' };
+
+/** The loan's document checklist for its team: every item with its tag, who provides it, when it is due, and what can be done with it. */
+export function ChecklistPanel({ loanId }: { loanId: string }) {
+  const checklist = useChecklist(loanId);
+  const reorder = useReorderChecklist(loanId);
+  const changeStatus = useChangeItemStatus(loanId);
+  const remove = useRemoveChecklistItem(loanId);
+  const notifyFailure = useFailureNotice();
+  const toast = useToast();
+  const [asking, setAsking] = useState<{ item: ChecklistItemView; action: 'waive' } | null>(null);
+  const [removing, setRemoving] = useState<ChecklistItemView | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+
+  if (checklist.isPending) return <p className="text-sm text-slate-600">Loading the checklist…</p>;
+  if (checklist.isError) return <LoadFailed message="The checklist could not be loaded." onRetry={() => void checklist.refetch()} />;
+  const { items, outstandingRequired } = checklist.data;
+
+  const move = (index: number, by: -1 | 1) => {
+    const ids = items.map((item) => item.id);
+    const [moved] = ids.splice(index, 1);
+    ids.splice(index + by, 0, moved!);
+    setAnnouncement(`${items[index]!.label} moved to position ${index + by + 1} of ${items.length}`);
+    reorder.mutate(ids, { onError: (error) => notifyFailure('Moving the item failed', error) });
+  };
+
+  const act = (item: ChecklistItemView, action: ItemStatusChange, reason?: string) =>
+    changeStatus.mutate(
+      { itemId: item.id, action, version: item.version, ...(reason === undefined ? {} : { reason }) },
+      {
+        onSuccess: (updated) => {
+          setAsking(null);
+          toast({ title: 'Success!', description: `${updated.label}: ${ITEM_STATUS_LABELS[updated.status].toLowerCase()}.` });
+        },
+        onError: (error) => notifyFailure('Changing the item failed', error),
+      },
+    );
+
+  return (
+    <div>
+      <p className="text-sm text-slate-700">
+        {outstandingRequired === 0
+          ? 'Every required document is settled.'
+          : `${outstandingRequired} required ${outstandingRequired === 1 ? 'document' : 'documents'} outstanding.`}
+      </p>
+      <p aria-live="polite" className="sr-only">
+        {announcement}
+      </p>
+      <ol className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200">
+        {items.map((item, index) => (
+          <li key={item.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-start">
+            <div className="min-w-0 flex-1">
+              <div className="flex flex-wrap items-center gap-2">
+                <p className="font-medium break-words text-slate-900">{item.label}</p>
+                <ItemStatusChip status={item.status} pendingConfirmation={item.status === 'not_applicable' && !item.notApplicableConfirmed} />
+                {!item.required ? <span className="text-xs text-slate-600">Optional</span> : null}
+              </div>
+              <p className="mt-1 text-sm text-slate-600">
+                {CATEGORY_LABELS[item.category]} · {PROVIDER_LABELS[item.provider]}
+                {item.borrowerVisible ? '' : ' · Internal'}
+                {item.dueDate ? ` · Due ${formatCalendarDate(item.dueDate)}` : ''}
+              </p>
+              {item.reason ? <p className="mt-1 text-sm text-slate-700">Reason: {item.reason}</p> : null}
+            </div>
+            <div className="flex flex-wrap items-center gap-2">
+              {item.status === 'not_applicable' && !item.notApplicableConfirmed ? (
+                <>
+                  <Button size="sm" onClick={() => act(item, 'confirm-not-applicable')} disabled={changeStatus.isPending}>
+                    Confirm not applicable<span className="sr-only">: {item.label}</span>
+                  </Button>
+                  <Button size="sm" variant="secondary" onClick={() => act(item, 'reject-not-applicable')} disabled={changeStatus.isPending}>
+                    Ask for it again<span className="sr-only">: {item.label}</span>
+                  </Button>
+                </>
+              ) : null}
+              {nextItemStatus(item.status, 'waive') ? (
+                <Button size="sm" variant="secondary" onClick={() => setAsking({ item, action: 'waive' })}>
+                  Waive<span className="sr-only"> {item.label}</span>
+                </Button>
+              ) : null}
+              {nextItemStatus(item.status, 'reopen') && !(item.status === 'not_applicable' && !item.notApplicableConfirmed) ? (
+                <Button size="sm" variant="secondary" onClick={() => act(item, 'reopen')} disabled={changeStatus.isPending}>
+                  Request again<span className="sr-only">: {item.label}</span>
+                </Button>
+              ) : null}
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`Move ${item.label} up`}
+                disabled={index === 0 || reorder.isPending}
+                onClick={() => move(index, -1)}
+              >
+                ↑
+              </Button>
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`Move ${item.label} down`}
+                disabled={index === items.length - 1 || reorder.isPending}
+                onClick={() => move(index, 1)}
+              >
+                ↓
+              </Button>
+              <Button size="sm" variant="ghost" aria-label={`Remove ${item.label}`} onClick={() => setRemoving(item)}>
+                Remove
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ol>
+      <AddItemForm loanId={loanId} />
+      <ReasonDialog
+        open={asking !== null}
+        title={`Waive ${asking?.item.label ?? 'the item'}`}
+        confirmLabel="Waive"
+        busy={changeStatus.isPending}
+        onConfirm={(reason) => asking && act(asking.item, asking.action, reason)}
+        onClose={() => setAsking(null)}
+      >
+        The item no longer counts as outstanding. {asking?.item.borrowerVisible ? 'The borrowers see the reason.' : 'It is internal: borrowers never see it.'}
+      </ReasonDialog>
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.label ?? 'the item'}?`}
+        confirmLabel="Remove"
+        busy={remove.isPending}
+        onConfirm={() =>
+          removing &&
+          remove.mutate(
+            { itemId: removing.id, version: removing.version },
+            { onSuccess: () => setRemoving(null), onError: (error) => notifyFailure('Removing the item failed', error) },
+          )
+        }
+        onClose={() => setRemoving(null)}
+      >
+        It leaves this loan&apos;s checklist. The activity keeps a record of it.
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function AddItemForm({ loanId }: { loanId: string }) {
+  const add = useAddChecklistItem(loanId);
+  const notifyFailure = useFailureNotice();
+  const [open, setOpen] = useState(false);
+  const [label, setLabel] = useState('');
+  const [category, setCategory] = useState<ChecklistCategory>('property');
+  const [provider, setProvider] = useState<ItemProvider>('borrower');
+  const [borrowerVisible, setBorrowerVisible] = useState(true);
+  const [required, setRequired] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const headingId = useId();
+
+  if (!open)
+    return (
+      <Button className="mt-4" variant="secondary" onClick={() => setOpen(true)}>
+        Add an item
+      </Button>
+    );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!label.trim()) {
+      setError('Give the item a label');
+      return;
+    }
+    add.mutate(
+      { label: label.trim(), category, provider, borrowerVisible, required },
+      {
+        onSuccess: () => {
+          setLabel('');
+          setOpen(false);
+        },
+        onError: (failure) => notifyFailure('Adding the item failed', failure),
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby={headingId} className="mt-4 rounded-xl border border-slate-200 p-4">
+      <h3 id={headingId} className="font-semibold text-slate-900">
+        Add an item
+      </h3>
+      <div className="mt-3 grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Label"
+          required
+          value={label}
+          maxLength={120}
+          error={error}
+          onChange={(event) => {
+            setLabel(event.target.value);
+            setError(undefined);
+          }}
+          className="sm:col-span-2"
+        />
+        <SelectField label="Category" value={category} onChange={(event) => setCategory(event.target.value as ChecklistCategory)}>
+          {CHECKLIST_CATEGORIES.map((value) => (
+            <option key={value} value={value}>
+              {CATEGORY_LABELS[value]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Provided by" value={provider} onChange={(event) => setProvider(event.target.value as ItemProvider)}>
+          <option value="borrower">Borrower</option>
+          <option value="third_party">Third party</option>
+        </SelectField>
+        <CheckboxField label="Required" checked={required} onChange={(event) => setRequired(event.target.checked)} />
+        <CheckboxField label="Borrowers see it" checked={borrowerVisible} onChange={(event) => setBorrowerVisible(event.target.checked)} />
+      </div>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <Button type="submit" disabled={add.isPending}>
+          Add item
+        </Button>
+        <Button variant="secondary" onClick={() => setOpen(false)}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
