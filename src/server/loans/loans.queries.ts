@@ -134,6 +134,12 @@ export async function listActivity(db: Db, loanId: string, { sharedOnly, before 
     .limit(ACTIVITY_PAGE_SIZE + 1);
 }
 
+/** The name of the loan's team (who did what, as a borrower's activity reads it). */
+export async function findLoanTeamName(db: Db, loanId: string): Promise<string | undefined> {
+  const [row] = await db.select({ name: team.name }).from(loan).innerJoin(team, eq(team.id, loan.teamId)).where(eq(loan.id, loanId));
+  return row?.name;
+}
+
 /** A member of the team (for the assignee), with their work phone. */
 export async function findTeamMember(db: Db, teamId: string, userId: string) {
   const [row] = await db

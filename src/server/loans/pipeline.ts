@@ -1,7 +1,7 @@
 import { daysInStage, loanProgress, STAGE_LABELS, type LoanStage } from '../../shared/domain/loan-stages';
 import { formatPropertyAddress, LOAN_PURPOSE_LABELS } from '../../shared/domain/loan-fields';
 import { CSV_ROWS_MAX, type ActivityView, type PipelinePage, type PipelineQuery, type PipelineRow } from '../../shared/schemas/loans';
-import { borrowerActivityData, isBorrowerActivityKind } from '../../shared/domain/borrower-view';
+import { borrowerActivityActor, borrowerActivityData, isBorrowerActivityKind } from '../../shared/domain/borrower-view';
 import type { Db } from '../db/client';
 import type { LoanRow } from '../db/schema';
 import { csvFile, csvRow } from '../platform/http/csv';
@@ -92,15 +92,16 @@ export async function pipelineCsv(db: Db, teamId: string, query: PipelineQuery, 
 
 export const pipelineCsvFilename = (now: Date) => `pipeline-${now.toISOString().slice(0, 10)}.csv`;
 
-/** The loan's activity, newest first, a page at a time; borrowers get the shared rows only. */
+/** The loan's activity, newest first, a page at a time; borrowers get the shared rows only, through their projection (data and actor). */
 export async function loanActivity(db: Db, loanId: string, { sharedOnly, before }: { sharedOnly: boolean; before?: number }) {
   const rows = await q.listActivity(db, loanId, { sharedOnly, ...(before ? { before } : {}) });
   const page = rows.slice(0, q.ACTIVITY_PAGE_SIZE);
   const visible = sharedOnly ? page.filter((row) => isBorrowerActivityKind(row.kind)) : page;
+  const teamName = sharedOnly ? ((await q.findLoanTeamName(db, loanId)) ?? '') : '';
   const items: ActivityView[] = visible.map((row) => ({
     id: row.id,
     kind: row.kind,
-    actor: row.actorId ? { id: row.actorId, name: row.actorName ?? '' } : null,
+    actor: sharedOnly ? borrowerActivityActor(row.kind, row.data, { teamName }) : row.actorId ? { id: row.actorId, name: row.actorName ?? '' } : null,
     data: sharedOnly ? borrowerActivityData(row.kind, row.data) : row.data,
     visibility: row.visibility,
     at: row.at.toISOString(),
