@@ -18,6 +18,7 @@ import {
 import type { LoanStage, MainStage } from '../domain/loan-stages';
 import type { LoanDscrAnalysis } from '../domain/loan-dscr';
 import type { BorrowerLoanView } from '../domain/borrower-view';
+import { LoanId } from './loan-id';
 import { text } from './text';
 
 /**
@@ -250,7 +251,7 @@ export type UpdateLoan = z.input<typeof UpdateLoanSchema>;
 /** Checks a whole loan after a partial update; the issues name the fields. */
 export const WholeLoanSchema = z.object(loanFieldSchemas).superRefine((loan, ctx) => addIssues(loan as LoanInput, ctx));
 
-export const LoanIdParamsSchema = z.object({ loanId: z.uuid({ error: 'Not a loan id' }) });
+export const LoanIdParamsSchema = z.object({ loanId: LoanId });
 
 const Note = text('Note')
   .trim()
