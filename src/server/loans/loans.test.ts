@@ -189,6 +189,7 @@ describe.each(backends)('loan files on %s', (backend) => {
     const t = await createTeamWithOwner(api, { name: 'Pipeline Co' });
     const a = await createLoan(api, t.teamId, t.owner, {
       borrowerName: 'Zed Alpha',
+      entityName: "Zed;=cmd|' /C calc'!A0;",
       lenderLoanNumber: 'LN-777',
       loanAmountCents: 100_000_00,
       targetClosingDate: '2020-01-01',
@@ -239,7 +240,11 @@ describe.each(backends)('loan files on %s', (backend) => {
       .trim()
       .split('\r\n');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/^Zed Alpha,/);
+    // Every cell quoted, formulas defused at the start of a cell and behind a separator in it (spreadsheets that split on ;).
+    expect(lines[0]).toMatch(/^"Borrower","Borrower e-mail","Entity",/);
+    expect(lines[1]).toMatch(
+      /^"Zed Alpha","dana@borrower\.test","Zed;'=cmd\|' \/C calc'!A0;","1200 Barton Springs Rd, Austin, TX 78704","Purchase","100000\.00",/,
+    );
     expect(lines[2]).toMatch(/^"'=HYPERLINK\(""x""\)",/);
   });
 
