@@ -82,7 +82,7 @@ test.describe('admin console', () => {
     expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers()['content-disposition']).toMatch(/^attachment; filename="waitlist-\d{4}-\d{2}-\d{2}\.csv"$/);
     const csvText = await csv.text();
-    expect(csvText).toContain(`Kim Harbor,${kim},'+1 555 010 0177,Harbor Lending,new,`);
+    expect(csvText).toContain(`"Kim Harbor","${kim}","'+1 555 010 0177","Harbor Lending","new",`);
     expect(csvText).not.toContain(lee);
 
     await expectNoAxeViolations(page);

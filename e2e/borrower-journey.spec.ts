@@ -131,6 +131,12 @@ test.describe('a borrower on their loan', () => {
     await expect(borrower.locator('[data-testid=timeline-step][data-state=current]')).toHaveText(/Documents collecting/);
     await expect(borrower.getByTestId('stage-meaning')).toContainText('collecting the documents');
     await expect(borrower.getByText('TEAM ONLY')).toHaveCount(0);
+    // Their activity says what the team did in the team's name, never which team member.
+    const activity = borrower.getByRole('list', { name: 'Activity' });
+    await expect(activity).toContainText(`${owner.team?.name} moved the loan from Lead to Documents collecting`);
+    await expect(activity).toContainText('Nora Investor joined the loan');
+    await expect(activity).toContainText(`${owner.team?.name} opened the loan file at Lead`);
+    await expect(activity).not.toContainText(/Omar Owner (moved|opened)/);
     await expectNoAxeViolations(borrower);
 
     expect(borrowerErrors).toEqual([]);

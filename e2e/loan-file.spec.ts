@@ -57,7 +57,9 @@ test.describe('the loan file', () => {
     await expect(figure(page, 'DSCR analysis', 'Monthly P&I')).toHaveText('$2,046.53');
     await expect(page.getByRole('region', { name: 'DSCR analysis' }).getByTestId('dscr-value')).toHaveText('1.150');
     await expect(page.locator('[data-testid=timeline-step][data-state=current]')).toHaveText(/Lead/);
-    await expect(page.getByText('Asha Owner opened the loan file at Lead')).toBeVisible();
+    // One creation line, its assignee (the creator, by default) in it: no separate "assigned the loan" line.
+    await expect(page.getByText('Asha Owner opened the loan file at Lead and assigned it to themselves', { exact: true })).toBeVisible();
+    await expect(page.getByText(/assigned the loan to/)).toHaveCount(0);
     await expectNoAxeViolations(page);
 
     // An edit sends the changed field; the history says it in words.

@@ -6,13 +6,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AppError } from '../shared/errors';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { AccessRegistry, registerAccessLayer } from './access/access';
+import { AccessRegistry, registerAccessLayer, sendUnknownApiRoute } from './access/access';
 import type { AppContext } from './app-context';
 import { createAuth, type Auth } from './auth/auth';
 import { SIGN_IN_POLICY, type SignInPolicy } from './auth/throttle';
 import { features } from './features';
 import { registerJobWake } from './platform/jobs/job-wake';
-import { PROBLEM_CONTENT_TYPE, registerProblemHandlers, apiNotFoundProblem } from './platform/http/problem';
+import { registerProblemHandlers } from './platform/http/problem';
 import { registerJsonParser } from './platform/http/json-body';
 import { deferredChildLogger, OneLinePerRequest, registerRequestId } from './platform/http/request-log';
 import { registerNoStore, registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
@@ -115,8 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const isApi = request.url === '/api' || request.url.startsWith('/api/');
     const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
     if (!isApi && wantsHtml && site) return site.sendNotFound(request, reply);
-    // Like every API answer (registerNoStore), so an unknown route and a hidden one answer alike.
-    return reply.status(404).header('cache-control', 'no-store').type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
+    // Like every API answer (registerNoStore), and the very answer of a hidden route.
+    return sendUnknownApiRoute(request, reply);
   });
 
   return app;

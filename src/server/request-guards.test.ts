@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { waitlistEntry } from './db/schema';
+import { session, waitlistEntry } from './db/schema';
 import { setupApi } from '../test/api';
 import { backends } from '../test/databases';
 import { createCast, createLoan } from '../test/factories';
-import { rawRequest } from '../test/http';
+import { rawRequest, type RawResponse } from '../test/http';
 import { invitationTokenFor, PEOPLE_PASSWORD, type People } from '../test/people';
 
 const UNSAFE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
@@ -149,6 +149,46 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
     const { instance: _unknownInstance, detail: _unknownDetail, ...unknownRest } = unknown.json();
     expect(hiddenRest).toEqual(unknownRest);
     expect(Object.keys(hidden.headers).sort()).toEqual(Object.keys(unknown.headers).sort());
+  });
+
+  it('answers a hidden route exactly as an unknown one: status, body and every header in order, a session due for a refresh included', async () => {
+    /** Every header but the two that differ per request, in the order sent. */
+    const headerList = (response: RawResponse) => response.headerList.filter(([name]) => name !== 'x-request-id' && name !== 'date');
+    /** Due for a refresh: better-auth extends a session once a day of its week has passed. */
+    const ageSession = (userId: string) =>
+      api.db
+        .update(session)
+        .set({ expiresAt: new Date(Date.now() + 5 * 86_400_000) })
+        .where(eq(session.userId, userId));
+    const strangers = { ownerB: people.ownerB, borrower: people.borrower, ownerA: people.ownerA };
+    // Each hidden path beside an unknown one of the same length, so the bodies (which name the path) are as long.
+    const pairs: [keyof typeof strangers, string, string, string, string?][] = [
+      ['ownerB', 'GET', `/api/loans/${loanA}`, `/api/loanz/${loanA}`],
+      ['ownerB', 'GET', `/api/loans/${loanA}/activity`, `/api/loans/${loanA}/activitz`],
+      ['borrower', 'GET', `/api/loans/${loanA}`, `/api/loanz/${loanA}`],
+      ['ownerB', 'POST', `/api/loans/${loanA}/stage`, `/api/loans/${loanA}/stagf`, JSON.stringify({ from: 'lead', to: 'application' })],
+      ['ownerB', 'GET', `/api/teams/${people.teamA}/members`, `/api/teams/${people.teamA}/memberz`],
+      ['ownerA', 'GET', '/api/admin/waitlist', '/api/admin/waitlizt'],
+    ];
+    for (const [who, method, hiddenPath, unknownPath, body] of pairs) {
+      const { cookie, userId } = strangers[who];
+      for (const due of [false, true]) {
+        const label = `${method} ${hiddenPath} as ${who}${due ? ', session due for a refresh' : ''}`;
+        if (due) await ageSession(userId);
+        const hidden = await send(method, hiddenPath, { cookie, ...(body ? { body } : {}) });
+        if (due) await ageSession(userId);
+        const unknown = await send(method, unknownPath, { cookie, ...(body ? { body } : {}) });
+        expect(hidden.statusCode, label).toBe(404);
+        expect(unknown.statusCode, label).toBe(404);
+        expect(hidden.body.replaceAll(hiddenPath, unknownPath), label).toBe(unknown.body);
+        expect(headerList(hidden), label).toEqual(headerList(unknown));
+      }
+    }
+    // The ageing does make the session due: a route the caller may use re-sets the cookie.
+    await ageSession(people.ownerB.userId);
+    const visible = await send('GET', '/api/me', { cookie: people.ownerB.cookie });
+    expect(visible.statusCode).toBe(200);
+    expect(visible.headerList.map(([name]) => name)).toContain('set-cookie');
   });
 
   it('refuses NUL and lone surrogates in every text field with a 400 naming the field', async () => {

@@ -11,6 +11,8 @@ export const cookieFrom = (response: Pick<LightMyRequestResponse, 'headers'> | P
 export interface RawResponse {
   statusCode: number;
   headers: IncomingHttpHeaders;
+  /** Every header as sent, in order: [name, value] pairs (names lower-cased). */
+  headerList: [string, string][];
   body: string;
   /** The parsed JSON body, loosely typed as `inject`'s is, for assertions. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,7 +43,9 @@ export function rawRequest(
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: text, json: () => JSON.parse(text) });
+          const headerList: [string, string][] = [];
+          for (let i = 0; i < response.rawHeaders.length; i += 2) headerList.push([response.rawHeaders[i]!.toLowerCase(), response.rawHeaders[i + 1]!]);
+          resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, headerList, body: text, json: () => JSON.parse(text) });
         });
         response.on('error', reject);
       },

@@ -69,21 +69,33 @@ export function loanRoleOfRequest(request: FastifyRequest): Exclude<LoanRole, { 
  * Resolves the caller from the session cookie: the one place that says who
  * someone is. Team membership is read on every request, so a removed member
  * loses access with their very next call. When better-auth slides the
- * session's expiry forward, its refreshed cookie is passed on to the reply.
+ * session's expiry forward, its refreshed cookie is in `authHeaders`, for
+ * the access check to pass on to the reply (or not: see `check`).
  */
-export async function resolvePrincipal(auth: Auth, db: Db, request: FastifyRequest, reply?: FastifyReply): Promise<Principal> {
-  const { headers, response: session } = await auth.api.getSession({ headers: toFetchHeaders(request), returnHeaders: true });
-  if (reply) forwardSetCookies(reply, { headers });
-  if (!session) return ANONYMOUS;
+export async function resolvePrincipal(auth: Auth, db: Db, request: FastifyRequest): Promise<{ principal: Principal; authHeaders: Headers }> {
+  const { headers: authHeaders, response: session } = await auth.api.getSession({ headers: toFetchHeaders(request), returnHeaders: true });
+  if (!session) return { principal: ANONYMOUS, authHeaders };
   request.sessionExpiresAt = new Date(session.session.expiresAt);
   return {
-    kind: 'user',
-    userId: session.user.id,
-    email: session.user.email,
-    name: session.user.name,
-    mfaEnrolled: session.user.twoFactorEnabled === true,
-    ...(await grantsOf(db, session.user.id)),
+    principal: {
+      kind: 'user',
+      userId: session.user.id,
+      email: session.user.email,
+      name: session.user.name,
+      mfaEnrolled: session.user.twoFactorEnabled === true,
+      ...(await grantsOf(db, session.user.id)),
+    },
+    authHeaders,
   };
+}
+
+/**
+ * What an `/api` URL no route serves answers, and a hidden route too: the
+ * same status, body and headers, set in the same order (the not-found
+ * handler in app.ts and the access check both send it from here).
+ */
+export function sendUnknownApiRoute(request: FastifyRequest, reply: FastifyReply) {
+  return reply.status(404).header('cache-control', 'no-store').type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
 }
 
 /**
@@ -165,14 +177,16 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, registry =
     access: Exclude<RouteAccess, 'public'>,
     loanRoles: readonly LoanRoleName[] | undefined,
   ) => {
-    request.principal = await resolvePrincipal(auth, db, request, reply);
+    const { principal, authHeaders } = await resolvePrincipal(auth, db, request);
+    request.principal = principal;
     request.accessTarget = await registry.resolve(request);
     const decision = decideAccess(access, request.principal, request.accessTarget, loanRoles);
+    // Byte for byte an unknown route's answer, which never carries a cookie: a refreshed session
+    // cookie here would tell the route exists. The session itself was extended all the same.
+    if (decision === 'hidden') return sendUnknownApiRoute(request, reply);
+    forwardSetCookies(reply, { headers: authHeaders });
     if (decision === 'unauthenticated') throw new AppError('unauthenticated', 'Sign in to continue');
     if (decision === 'mfa-required') throw new AppError('mfa_required', 'Set up two-step verification to continue');
-    if (decision === 'hidden') {
-      return reply.status(404).type(PROBLEM_CONTENT_TYPE).send(apiNotFoundProblem(request.url));
-    }
   };
 
   // The check is attached to each route as it is declared (its first preHandler), so it runs on the

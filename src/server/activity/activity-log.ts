@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, isNotNull, lt, sql, type SQL } from 'drizzle-or
 import { isBorrowerActivityKind } from '../../shared/domain/borrower-view';
 import type { ActivityVisibility } from '../../shared/schemas/loans';
 import type { Db } from '../db/client';
-import { activity, loan, user } from '../db/schema';
+import { activity, loan, team, user } from '../db/schema';
 
 /**
  * The loan's activity: the one module that writes it and reads it back.
@@ -128,4 +128,10 @@ export async function activityAfter(db: Db, loanId: string, audience: ActivityAu
     .where(and(...where))
     .orderBy(asc(cursorOf(audience)))
     .limit(limit);
+}
+
+/** The name of the loan's team: who did what, as a borrower reads the team's doings. */
+export async function loanTeamName(db: Db, loanId: string): Promise<string | undefined> {
+  const [row] = await db.select({ name: team.name }).from(loan).innerJoin(team, eq(team.id, loan.teamId)).where(eq(loan.id, loanId));
+  return row?.name;
 }

@@ -1,26 +1,28 @@
-import { borrowerActivityData, isBorrowerActivityKind } from '../../shared/domain/borrower-view';
+import { borrowerActivityActor, borrowerActivityData, isBorrowerActivityKind } from '../../shared/domain/borrower-view';
 import { ActivityQuerySchema, LoanIdParamsSchema as LoanParams, type ActivityPage, type ActivityView } from '../../shared/schemas/loans';
 import { loanRoleOfRequest } from '../access/access';
 import type { Feature } from '../app-context';
 import type { Db } from '../db/client';
 import { parseInput } from '../platform/http/problem';
-import { ACTIVITY_PAGE_SIZE, activityPage, type ActivityAudience } from './activity-log';
+import { ACTIVITY_PAGE_SIZE, activityPage, loanTeamName, type ActivityAudience } from './activity-log';
 
 /**
  * The loan's activity, newest first, a page at a time. Each item's `id` is
  * its place in the reader's own sequence (the team's `seq`, the borrowers'
  * `shared_seq`), the cursor `before` and the realtime stream use; borrowers
- * get the shared rows only, through the borrower projection.
+ * get the shared rows only, through the borrower projection (data and actor).
  */
 export async function loanActivity(db: Db, loanId: string, audience: ActivityAudience, before?: number): Promise<ActivityPage> {
   const rows = await activityPage(db, loanId, audience, before);
   const page = rows.slice(0, ACTIVITY_PAGE_SIZE);
   const borrowers = audience === 'borrowers';
   const visible = borrowers ? page.filter((row) => isBorrowerActivityKind(row.kind)) : page;
+  // Borrowers read what the team did as the team's doing: a name, never a person's id (decision 010).
+  const teamName = borrowers ? ((await loanTeamName(db, loanId)) ?? '') : '';
   const items: ActivityView[] = visible.map((row) => ({
     id: row.cursor,
     kind: row.kind,
-    actor: row.actorId ? { id: row.actorId, name: row.actorName ?? '' } : null,
+    actor: borrowers ? borrowerActivityActor(row.kind, row.data, { teamName }) : row.actorId ? { id: row.actorId, name: row.actorName ?? '' } : null,
     data: borrowers ? borrowerActivityData(row.kind, row.data) : row.data,
     visibility: row.visibility,
     at: row.at.toISOString(),

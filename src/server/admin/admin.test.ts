@@ -10,29 +10,12 @@ import { backends } from '../../test/databases';
 import { createAccount, createAdmin, createWaitlistEntry, signedIn, type Person } from '../../test/factories';
 import { cookieFrom } from '../../test/http';
 import { enrolTotp } from '../../test/people';
-import { csvCell } from '../platform/http/csv';
 import { escapeLike } from './admin.queries';
 
 const PASSWORD = 'admin console walks the list';
 const BROKER_PASSWORD = 'broker joins from waitlist';
 
-describe('CSV cells', () => {
-  it('quotes per RFC 4180 and defuses spreadsheet formulas', () => {
-    expect(csvCell('plain')).toBe('plain');
-    expect(csvCell(null)).toBe('');
-    expect(csvCell(3)).toBe('3');
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('two\nlines')).toBe('"two\nlines"');
-    expect(csvCell('=1+1')).toBe("'=1+1");
-    expect(csvCell('+1 555 0100')).toBe("'+1 555 0100");
-    expect(csvCell('-2')).toBe("'-2");
-    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvCell('\tx')).toBe("'\tx");
-    expect(csvCell('\rx')).toBe(`"'\rx"`);
-    expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
-  });
-
+describe('waitlist queries', () => {
   it('escapes LIKE wildcards', () => {
     expect(escapeLike('100%_a\\b')).toBe('100\\%\\_a\\\\b');
   });
@@ -66,7 +49,13 @@ describe.each(backends)('admin console API on %s', (backend) => {
     for (const entry of [
       { fullName: 'Dana Broker', email: 'dana@keystone.test', phone: '+1 555 010 0199', company: 'Keystone Lending', createdAt: day(1) },
       { fullName: 'ray Investor', email: 'RAY@Example.com', company: 'Ray Holdings LLC', createdAt: day(2) },
-      { fullName: '=HYPERLINK("http://evil.test","click")', email: 'evil@example.com', phone: '@SUM(1)', company: 'Acme, "Quoted" Inc.', createdAt: day(3) },
+      {
+        fullName: '=HYPERLINK("http://evil.test","click")',
+        email: 'evil@example.com',
+        phone: '@SUM(1)',
+        company: `Acme, "Quoted" Inc.;=cmd|' /C calc'!A0;`,
+        createdAt: day(3),
+      },
       { fullName: 'Pat Percent', email: 'pat@example.com', company: '100% Lending', createdAt: day(4) },
       { fullName: 'Una Underscore', email: 'una_score@example.com', createdAt: day(5) },
       { fullName: 'Ivy Invited', email: 'ivy@example.com', company: 'Birch Capital', status: 'invited', invitedAt: day(7), createdAt: day(6) },
@@ -157,7 +146,7 @@ describe.each(backends)('admin console API on %s', (backend) => {
     expect((await asAdmin.get('/api/admin/waitlist?sort=email&sort=company')).statusCode).toBe(400);
   });
 
-  it('exports the current filter as CSV with RFC 4180 quoting and formula cells defused', async () => {
+  it('exports the current filter as CSV, every cell quoted and formulas defused, behind a ; too', async () => {
     const response = await asAdmin.get('/api/admin/waitlist.csv?q=example&sort=email&dir=asc');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -168,16 +157,17 @@ describe.each(backends)('admin console API on %s', (backend) => {
     expect(body.startsWith('\uFEFF')).toBe(true);
     const lines = body.slice(1).split('\r\n');
     expect(lines.at(-1)).toBe('');
+    // Every cell quoted; a formula defused at the start of a cell and behind a separator inside one (`;`-splitting spreadsheets).
     expect(lines.slice(0, -1)).toEqual([
-      'Full name,Email,Phone,Company,Status,Signed up (UTC),Invited (UTC),Submissions',
-      `"'=HYPERLINK(""http://evil.test"",""click"")",evil@example.com,'@SUM(1),"Acme, ""Quoted"" Inc.",new,2025-01-03T12:00:00.000Z,,1`,
-      'Ivy Invited,ivy@example.com,,Birch Capital,invited,2025-01-06T12:00:00.000Z,2025-01-07T12:00:00.000Z,1',
-      'Pat Percent,pat@example.com,,100% Lending,new,2025-01-04T12:00:00.000Z,,1',
-      'ray Investor,RAY@Example.com,,Ray Holdings LLC,new,2025-01-02T12:00:00.000Z,,1',
-      'Una Underscore,una_score@example.com,,,new,2025-01-05T12:00:00.000Z,,1',
+      '"Full name","Email","Phone","Company","Status","Signed up (UTC)","Invited (UTC)","Submissions"',
+      `"'=HYPERLINK(""http://evil.test"",""click"")","evil@example.com","'@SUM(1)","Acme, ""Quoted"" Inc.;'=cmd|' /C calc'!A0;","new","2025-01-03T12:00:00.000Z","","1"`,
+      '"Ivy Invited","ivy@example.com","","Birch Capital","invited","2025-01-06T12:00:00.000Z","2025-01-07T12:00:00.000Z","1"',
+      '"Pat Percent","pat@example.com","","100% Lending","new","2025-01-04T12:00:00.000Z","","1"',
+      '"ray Investor","RAY@Example.com","","Ray Holdings LLC","new","2025-01-02T12:00:00.000Z","","1"',
+      '"Una Underscore","una_score@example.com","","","new","2025-01-05T12:00:00.000Z","","1"',
     ]);
     const dana = await asAdmin.get('/api/admin/waitlist.csv?q=keystone');
-    expect(dana.body).toContain(`Dana Broker,dana@keystone.test,'+1 555 010 0199,Keystone Lending,`);
+    expect(dana.body).toContain(`"Dana Broker","dana@keystone.test","'+1 555 010 0199","Keystone Lending",`);
   });
 
   it('invites an entry as a broker: marks it invited and mails a link that opens a broker invitation', async () => {
@@ -350,7 +340,7 @@ describe.each(backends)('admin console API on %s', (backend) => {
     expect(emailsOf(waitlist.json() as ListWaitlistResult)).toEqual(['dana@keystone.test']);
     const csv = await api.as(cookie).get('/api/admin/waitlist.csv?q=keystone');
     expect(csv.statusCode).toBe(200);
-    expect(csv.body).toContain('Dana Broker,dana@keystone.test,');
+    expect(csv.body).toContain('"Dana Broker","dana@keystone.test",');
     const audit = await api.as(cookie).get('/api/admin/audit?action=mfa.enrolled');
     expect(audit.statusCode).toBe(200);
     expect((audit.json() as AuditPage).events[0]).toMatchObject({ action: 'mfa.enrolled', actorEmail: 'fresh-admin@console.test' });

@@ -7,7 +7,7 @@ import type { MailMessage } from '../platform/mail/mailer';
 import { setupApi, type Who } from '../../test/api';
 import { backends } from '../../test/databases';
 import { quickSignInPolicy } from '../../test/config';
-import { createAccount, createBroker, type Person } from '../../test/factories';
+import { createAccount, createBroker, sampleLoan, type Person } from '../../test/factories';
 import { cookieFrom } from '../../test/http';
 import { tinyPng } from '../../test/fixtures/images';
 import { createPeople, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../../test/people';
@@ -364,6 +364,65 @@ describe.each(backends)('the audit log on %s', (backend) => {
     for (const who of ['ownerA', 'ownerB', 'assistantA', 'borrower'] as const) await hidden('/api/admin/audit', people[who].cookie);
     await hidden('/api/admin/audit', '');
     expect((await api.as().get(`/api/teams/${people.teamA}/audit`)).statusCode).toBe(401);
+  });
+
+  it('keeps loan contents out of the platform log: admins see that a loan or participant event happened (action, team, time), the team’s owner sees it all', async () => {
+    const owner = via(client(), people.ownerA.cookie);
+    const created = await owner.post(`/api/teams/${people.teamA}/loans`, {
+      ...sampleLoan(),
+      borrowerName: 'Quinn Privateperson',
+      borrowerEmail: 'quinn@private-borrower.test',
+      propertyStreet: '77 Hidden Lane',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const loanId = created.json<{ id: string }>().id;
+    for (const email of ['quinn@private-borrower.test', 'quinn@private-borrower.test', 'cosigner@private-borrower.test']) {
+      const invited = await owner.post(`/api/loans/${loanId}/invitations`, { email, role: 'borrower' });
+      expect(invited.statusCode, invited.body).toBe(201);
+    }
+    const token = await invitationTokenFor(api.db, 'quinn@private-borrower.test');
+    const accepted = await api.as().post('/api/invitations/accept', { token, name: 'Quinn Privateperson', password: PEOPLE_PASSWORD });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const quinn = (await api.as(cookieFrom(accepted)).get('/api/me')).json<{ user: { id: string } }>().user.id;
+    expect((await owner.delete(`/api/loans/${loanId}/participants/${quinn}`)).statusCode).toBe(204);
+    expect((await owner.delete(`/api/loans/${loanId}`, { confirmAddress: '77 Hidden Lane' })).statusCode).toBe(204);
+
+    const secrets = ['Quinn', 'quinn@private-borrower.test', 'cosigner@private-borrower.test', '77 Hidden Lane', loanId, quinn];
+    const loanActions: AuditAction[] = [
+      'loan.created',
+      'loan.deleted',
+      'participant.invited',
+      'participant.removed',
+      'invitation.revoked',
+      'invitation.accepted',
+    ];
+    const platformText = JSON.stringify(await auditPage('/api/admin/audit', people.admin.cookie));
+    for (const secret of secrets) expect(platformText, secret).not.toContain(secret);
+    for (const action of loanActions) {
+      const page = await auditPage(`/api/admin/audit?action=${action}`, people.admin.cookie);
+      // Invitations and acceptances of assistants stay whole: only those of the loan are reduced.
+      const mine = page.events.filter((e) => e.teamId === people.teamA && (!action.startsWith('invitation.') || e.actorEmail === null));
+      expect(mine.length, action).toBeGreaterThan(0);
+      for (const event of mine) {
+        expect(event, action).toEqual({
+          id: expect.any(Number),
+          at: expect.any(String),
+          action,
+          teamId: people.teamA,
+          actorEmail: null,
+          subjectEmail: null,
+          ip: null,
+          userAgent: null,
+          data: {},
+        });
+      }
+      for (const secret of secrets) expect(JSON.stringify(page), `${action}: ${secret}`).not.toContain(secret);
+    }
+    // The team's own log keeps the whole record for its owner.
+    const teamText = JSON.stringify(await auditPage(`/api/teams/${people.teamA}/audit`, people.ownerA.cookie));
+    for (const secret of secrets.slice(0, 5)) expect(teamText, secret).toContain(secret);
+    // Account events that are not about a loan still show in full to admins.
+    expect((await newest('invitation.sent'))?.subjectEmail).toBeTruthy();
   });
 
   it('pages newest first with before/nextBefore, filters by action, and refuses a bad query', async () => {

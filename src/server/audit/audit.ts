@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { AUDIT_PAGE_SIZE, type AuditAction, type AuditPage, type AuditQuery } from '../../shared/schemas/audit';
+import { AUDIT_PAGE_SIZE, type AuditAction, type AuditEvent, type AuditPage, type AuditQuery } from '../../shared/schemas/audit';
 import type { Db } from '../db/client';
 import { auditEvent, teamMember } from '../db/schema';
 
@@ -48,7 +48,30 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
   });
 }
 
-/** Newest first, one page at a time; `teamId` null lists the whole platform. */
+/** What a team does with its loans and their borrowers; on a loan invitation, `data.loanId`. */
+const LOAN_ACTIONS: ReadonlySet<string> = new Set<AuditAction>(['loan.created', 'loan.deleted', 'participant.invited', 'participant.removed']);
+const PARTICIPANT_ROLES: ReadonlySet<unknown> = new Set(['borrower', 'co_borrower']);
+
+/**
+ * A row about a team's loan or its borrowers: a loan created or deleted, a
+ * borrower invited, removed, an invitation to a loan withdrawn or accepted.
+ */
+export function isLoanEvent(row: { action: string; data: Record<string, unknown> }): boolean {
+  return LOAN_ACTIONS.has(row.action) || Object.hasOwn(row.data, 'loanId') || (row.action.startsWith('invitation.') && PARTICIPANT_ROLES.has(row.data.role));
+}
+
+/**
+ * An event as the platform log shows it (decision 007). Admins hold no role
+ * on loans, so of a team's loan and participant events they see that one
+ * happened (action, team, time) and nothing of the loan, its borrowers, who
+ * did it or from where; every other event in full.
+ */
+export function platformAuditEvent(event: AuditEvent): AuditEvent {
+  if (!isLoanEvent(event)) return event;
+  return { id: event.id, at: event.at, action: event.action, teamId: event.teamId, actorEmail: null, subjectEmail: null, ip: null, userAgent: null, data: {} };
+}
+
+/** Newest first, one page at a time; `teamId` null lists the whole platform, loan events reduced to their fact (`platformAuditEvent`). */
 export async function listAudit(db: Db, scope: { teamId: string | null }, query: AuditQuery): Promise<AuditPage> {
   const where: SQL[] = [];
   if (scope.teamId) where.push(eq(auditEvent.teamId, scope.teamId));
@@ -61,18 +84,19 @@ export async function listAudit(db: Db, scope: { teamId: string | null }, query:
     .orderBy(desc(auditEvent.id))
     .limit(AUDIT_PAGE_SIZE + 1);
   const page = rows.slice(0, AUDIT_PAGE_SIZE);
+  const events = page.map((row): AuditEvent => ({
+    id: row.id,
+    at: row.at.toISOString(),
+    action: row.action,
+    actorEmail: row.actorEmail,
+    subjectEmail: row.subjectEmail,
+    teamId: row.teamId,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    data: row.data,
+  }));
   return {
-    events: page.map((row) => ({
-      id: row.id,
-      at: row.at.toISOString(),
-      action: row.action,
-      actorEmail: row.actorEmail,
-      subjectEmail: row.subjectEmail,
-      teamId: row.teamId,
-      ip: row.ip,
-      userAgent: row.userAgent,
-      data: row.data,
-    })),
+    events: scope.teamId ? events : events.map(platformAuditEvent),
     nextBefore: rows.length > AUDIT_PAGE_SIZE ? (page.at(-1)?.id ?? null) : null,
   };
 }

@@ -36,7 +36,7 @@ export const checklistFeature: Feature = {
       const parsed = ItemParams.safeParse({ loanId: params.loanId, itemId });
       if (!parsed.success) return { hidden: true };
       const scope = await itemScope(db, parsed.data.itemId);
-      const visible = scope && scope.loanId === parsed.data.loanId.toLowerCase() && (role.kind === 'team' || scope.borrowerVisible);
+      const visible = scope && scope.loanId === parsed.data.loanId && (role.kind === 'team' || scope.borrowerVisible);
       return visible ? {} : { hidden: true };
     },
   }),

@@ -171,7 +171,8 @@ export async function changeItemStatus(
     if (!next) throw new AppError('conflict', `This item is ${ITEM_STATUS_LABELS[before.status].toLowerCase()}: it cannot be ${which.replace(/-/g, ' ')} now.`);
     const row = await q.updateItemAt(tx, itemId, version, { ...effect.values(reason), status: next, updatedBy: principal.userId });
     if (!row) throw stale();
-    await itemActivity(tx, row, principal.userId, effect.kind, effect.withReason ? { reason } : {});
+    const byBorrower = which === 'claim-not-applicable' ? { byName: principal.name } : {};
+    await itemActivity(tx, row, principal.userId, effect.kind, { ...(effect.withReason ? { reason } : {}), ...byBorrower });
     return itemView(row);
   });
 }

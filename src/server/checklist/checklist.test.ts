@@ -176,7 +176,14 @@ describe.each(backends)('the document checklist on %s', (backend) => {
     for (const action of ['waive', 'reopen', 'not-applicable/confirm'])
       expect((await api.as(borrower).post(url(action), { version: 7, reason: 'x' })).statusCode).toBe(404);
     const feed = (await api.as(borrower).get(`/api/loans/${loanId}/activity`)).json<ActivityPage>();
-    expect(feed.items[0]).toMatchObject({ kind: 'checklist.item_waived', data: { label: 'Signed leases', reason: 'Lender waived it for this deal' } });
+    expect(feed.items[0]).toMatchObject({
+      kind: 'checklist.item_waived',
+      actor: { name: 'Harbor Lending' },
+      data: { label: 'Signed leases', reason: 'Lender waived it for this deal' },
+    });
+    // What the borrower did names the borrower; nothing names anyone by id.
+    expect(feed.items.find((row) => row.kind === 'checklist.item_not_applicable')?.actor).toEqual({ name: 'Bea Borrower' });
+    for (const row of feed.items) expect(Object.keys(row.actor ?? {})).not.toContain('id');
   });
 
   it("uses the team's own template for new loans once saved, refuses a bad one by field, and resets to the built-in one", async () => {

@@ -346,8 +346,16 @@ export function demoLoan(rng: Rng, index: number, { now, owner, assistant }: { n
   const by = () => (assignee ?? owner).userId;
   const createdBy = rng.chance(0.5) ? owner.userId : assistant.userId;
   const stageChanges: DemoStageChange[] = [{ fromStage: null, toStage: 'lead', byId: createdBy, note: null, at }];
-  const activity: DemoActivity[] = [{ actorId: createdBy, kind: 'loan.created', visibility: 'shared', data: { stage: 'lead' }, at }];
-  if (assignee) activity.push({ actorId: createdBy, kind: 'loan.assigned', visibility: 'internal', data: { to: assignee.name }, at });
+  // One creation line, with its assignee, as createLoan writes it.
+  const activity: DemoActivity[] = [
+    {
+      actorId: createdBy,
+      kind: 'loan.created',
+      visibility: 'shared',
+      data: { stage: 'lead', ...(assignee ? { assignee: { id: assignee.userId, name: assignee.name } } : {}) },
+      at,
+    },
+  ];
   for (let i = 1; i < steps.length; i++) {
     at = new Date(at.getTime() + gaps[i - 1]! * DAY + rng.int(0, 8) * 3_600_000);
     if (at > now) at = new Date(now.getTime() - 60_000);

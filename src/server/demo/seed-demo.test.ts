@@ -44,7 +44,7 @@ describe.each(backends)('seed-demo on %s', (backend) => {
     expect(people.map((p) => p.email).sort()).toEqual([seeded.owner, seeded.assistant, ...seeded.borrowers].map((p) => p.email).sort());
   });
 
-  it('makes 40 loans, valid per the shared schema, across every stage, with history and activity that match their stage', async () => {
+  it('makes 40 loans, valid per the shared schema, across every stage, with history and activity that match their stage (one creation line naming the assignee)', async () => {
     const rows = await api.db.select().from(loan).where(eq(loan.teamId, seeded.teamId));
     expect(rows).toHaveLength(40);
     for (const row of rows) expect(WholeLoanSchema.safeParse(loanInputOf(row)).error?.issues ?? []).toEqual([]);
@@ -73,6 +73,9 @@ describe.each(backends)('seed-demo on %s', (backend) => {
       const shared = events.filter((a) => a.visibility === 'shared');
       expect(shared.map((a) => a.sharedSeq)).toEqual(shared.map((_, i) => i + 1));
       expect([row.activitySeq, row.sharedActivitySeq]).toEqual([events.length, shared.length]);
+      // The assignee at creation is part of the creation line, not a 'loan.assigned' of its own.
+      expect((events[0]?.data as { assignee?: { id: string } }).assignee?.id ?? null).toBe(row.assigneeId);
+      expect(events.filter((a) => a.kind === 'loan.assigned')).toEqual([]);
       expect(events.filter((a) => a.kind === 'stage.changed')).toHaveLength(mine.length - 1);
       expect(Math.max(...events.map((a) => a.at.getTime()))).toBe(row.lastActivityAt.getTime());
       expect(row.lastActivityAt.getTime()).toBeLessThanOrEqual(now.getTime());

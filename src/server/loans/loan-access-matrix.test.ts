@@ -146,6 +146,28 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     expect(cells).toContain(`PATCH /api/loans/:loanId as borrowerA1: hidden`);
   }, 120_000);
 
+  it('gives a platform admin, who holds no role on loans, nothing of them through the platform audit log either', async () => {
+    const page = await api.as(cookieOf('admin')).get('/api/admin/audit?action=loan.created');
+    expect(page.statusCode).toBe(200);
+    const events = page.json<{ events: { action: string; teamId: string | null; at: string }[] }>().events;
+    // That the loans were opened, by which team and when: nothing more.
+    expect(events.map((e) => [e.action, e.teamId]).sort()).toEqual(
+      [
+        ['loan.created', people.teamA],
+        ['loan.created', people.teamA],
+        ['loan.created', people.teamB],
+      ].sort(),
+    );
+    const everything = await api.as(cookieOf('admin')).get('/api/admin/audit');
+    for (const body of [page.body, everything.body]) {
+      for (const secret of ['A1 Borrower', 'A2 Borrower', 'B1 Borrower', a1, a2, b1, 'Barton Springs']) expect(body, secret).not.toContain(secret);
+    }
+    // The teams' owners still read their own loans' events whole.
+    const teamLog = await api.as(cookieOf('ownerA')).get(`/api/teams/${people.teamA}/audit?action=loan.created`);
+    expect(teamLog.body).toContain('A1 Borrower');
+    expect(teamLog.body).not.toContain('B1 Borrower');
+  });
+
   it('gives each caller the view their role allows', async () => {
     const view = async (who: Who) => (await api.as(cookieOf(who)).get(`/api/loans/${a1}`)).json<LoanView>();
     expect((await view('ownerA')).viewer).toBe('team');

@@ -30,8 +30,9 @@ export const loansFeature: Feature = {
     loanId: async (loanId, request) => {
       const { principal } = request;
       // A malformed id names no loan: the same 404 as an unknown one.
-      if (principal.kind !== 'user' || !LoanParams.safeParse({ loanId }).success) return { loanRole: { kind: 'none' } };
-      return { loanRole: await loanRoleOf(db, loanId, principal) };
+      const parsed = LoanParams.safeParse({ loanId });
+      if (principal.kind !== 'user' || !parsed.success) return { loanRole: { kind: 'none' } };
+      return { loanRole: await loanRoleOf(db, parsed.data.loanId, principal) };
     },
   }),
   routes: async (app, deps) => {

@@ -125,7 +125,7 @@ export async function getLoan(deps: LoanDeps, loanId: string, role: Exclude<Loan
   };
 }
 
-/** Owners and assistants open a loan file: it starts at Lead, recorded in the history, the activity feed and the team's audit log. */
+/** Owners and assistants open a loan file: it starts at Lead, recorded in the history, the activity feed (one line, with its assignee) and the team's audit log. */
 export async function createLoan(
   deps: LoanDeps,
   principal: SignedInPrincipal,
@@ -137,9 +137,14 @@ export async function createLoan(
     const assignee = await checkAssignee(tx, teamId, input.assigneeId);
     const row = await q.insertLoan(tx, { ...loanColumnsOf(input), teamId, createdBy: principal.userId } as Parameters<typeof q.insertLoan>[1]);
     await q.insertStageChange(tx, { loanId: row.id, fromStage: null, toStage: 'lead', byId: principal.userId, note: null });
-    await recordActivity(tx, row.id, { actorId: principal.userId, kind: 'loan.created', visibility: 'shared', data: { stage: 'lead' } });
+    // One line: the assignee at creation is part of it (a later change of assignee is a 'loan.assigned' of its own).
+    await recordActivity(tx, row.id, {
+      actorId: principal.userId,
+      kind: 'loan.created',
+      visibility: 'shared',
+      data: { stage: 'lead', ...(assignee ? { assignee: { id: assignee.id, name: assignee.name } } : {}) },
+    });
     await createLoanChecklist(tx, row, principal.userId);
-    if (assignee) await recordActivity(tx, row.id, { actorId: principal.userId, kind: 'loan.assigned', visibility: 'internal', data: { to: assignee.name } });
     await recordAudit(tx, {
       action: 'loan.created',
       actor: actorOf(principal),
@@ -160,7 +165,7 @@ export async function createLoan(
 export async function updateLoan(deps: LoanDeps, principal: SignedInPrincipal, loanId: string, patch: UpdateLoan): Promise<LoanDetail> {
   return deps.db.transaction(async (tx) => {
     const row = await mustFind(tx, loanId, { lock: true });
-    if (patch.version !== undefined && patch.version !== row.version) {
+    if (patch.version !== row.version) {
       throw new AppError('conflict', 'Someone else changed this loan while you were editing. Reload to see their changes, then edit again.');
     }
     const { version: _version, ...fields } = patch;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../test/databases';
 import { setupApi } from '../../test/api';
 import { addAssistant, addBorrower, createLoan, createTeamWithOwner, sampleLoan, type Person, type Team } from '../../test/factories';
-import type { LoanDetail, LoanView, PipelinePage } from '../../shared/schemas/loans';
+import type { ActivityView, LoanDetail, LoanView, PipelinePage } from '../../shared/schemas/loans';
 
 describe.each(backends)('loan files on %s', (backend) => {
   const api = setupApi(backend);
@@ -34,6 +34,29 @@ describe.each(backends)('loan files on %s', (backend) => {
 
     const audit = await api.as(team.owner).get(`/api/teams/${team.teamId}/audit?action=loan.created`);
     expect(audit.json<{ events: { data: { loanId: string } }[] }>().events.map((i) => i.data.loanId)).toContain(loan.id);
+
+    // The assignee at creation is part of the creation line, not an event of its own.
+    const activity = (await api.as(team.owner).get(`/api/loans/${loan.id}/activity`)).json<{ items: ActivityView[] }>().items;
+    expect(activity).toEqual([
+      expect.objectContaining({
+        kind: 'loan.created',
+        actor: { id: assistant.userId, name: 'Asha Assistant' },
+        data: { stage: 'lead', assignee: { id: team.owner.userId, name: team.owner.name } },
+      }),
+    ]);
+    // A later change of assignee is one.
+    const reassigned = await api.as(assistant).patch(`/api/loans/${loan.id}`, { version: loan.version, assigneeId: assistant.userId });
+    expect(reassigned.statusCode, reassigned.body).toBe(200);
+    const after = (await api.as(team.owner).get(`/api/loans/${loan.id}/activity`)).json<{ items: ActivityView[] }>().items;
+    expect(after.map((i) => i.kind)).toEqual(['loan.assigned', 'loan.updated', 'loan.created']);
+    expect(after[0]?.data).toEqual({ to: 'Asha Assistant' });
+  });
+
+  it('opens a loan without an assignee with a creation line that names none', async () => {
+    const response = await api.as(team.owner).post(loansUrl(), sampleLoan());
+    expect(response.statusCode).toBe(201);
+    const activity = (await api.as(team.owner).get(`/api/loans/${response.json<LoanDetail>().id}/activity`)).json<{ items: ActivityView[] }>().items;
+    expect(activity.map((i) => [i.kind, i.data])).toEqual([['loan.created', { stage: 'lead' }]]);
   });
 
   it('refuses bad input with a 400 naming each bad field, and stores nothing', async () => {
@@ -71,7 +94,7 @@ describe.each(backends)('loan files on %s', (backend) => {
     const stale = await api.as(team.owner).patch(`/api/loans/${loan.id}`, { version: loan.version, loanAmountCents: 250_000_00 });
     expect(stale.statusCode).toBe(409);
 
-    const invalid = await api.as(team.owner).patch(`/api/loans/${loan.id}`, { loanAmountCents: 900_000_00 });
+    const invalid = await api.as(team.owner).patch(`/api/loans/${loan.id}`, { version: 2, loanAmountCents: 900_000_00 });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json<{ errors: { field: string }[] }>().errors[0]?.field).toBe('loanAmountCents');
 
@@ -84,6 +107,32 @@ describe.each(backends)('loan files on %s', (backend) => {
       { field: 'loanAmountCents', from: 300_000_00, to: 280_000_00 },
       { field: 'lenderName', from: null, to: 'Acme Capital' },
     ]);
+  });
+
+  it('requires the version on every edit: six at once without it are six 400s naming it, six with the same version one 200 and five 409s', async () => {
+    const loan = await createLoan(api, team.teamId, team.owner, { borrowerName: 'Vera Version' });
+    const callers = [team.owner, assistant, team.owner, assistant, team.owner, assistant];
+    const unversioned = await Promise.all(callers.map((who, i) => api.as(who).patch(`/api/loans/${loan.id}`, { lenderLoanNumber: `LN-${i}` })));
+    for (const response of unversioned) {
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toEqual(['version']);
+    }
+    const stored = (await api.as(team.owner).get(`/api/loans/${loan.id}`)).json<LoanDetail>();
+    expect(stored).toMatchObject({ version: loan.version, lenderLoanNumber: null });
+
+    const versioned = await Promise.all(
+      callers.map((who, i) => api.as(who).patch(`/api/loans/${loan.id}`, { version: loan.version, lenderLoanNumber: `LN-${i}` })),
+    );
+    expect(versioned.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const winner = versioned.find((r) => r.statusCode === 200)?.json<LoanDetail>();
+    const after = (await api.as(team.owner).get(`/api/loans/${loan.id}`)).json<LoanDetail>();
+    expect(after).toMatchObject({ version: loan.version + 1, lenderLoanNumber: winner?.lenderLoanNumber });
+
+    for (const version of [null, '1', 0, 1.5]) {
+      const bad = await api.as(team.owner).patch(`/api/loans/${loan.id}`, { version, lenderLoanNumber: 'LN-x' });
+      expect(bad.statusCode, String(version)).toBe(400);
+      expect(bad.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toEqual(['version']);
+    }
   });
 
   it('moves through the stages with notes, exits with a reason, reopens to where it left', async () => {
@@ -140,6 +189,7 @@ describe.each(backends)('loan files on %s', (backend) => {
     const t = await createTeamWithOwner(api, { name: 'Pipeline Co' });
     const a = await createLoan(api, t.teamId, t.owner, {
       borrowerName: 'Zed Alpha',
+      entityName: "Zed;=cmd|' /C calc'!A0;",
       lenderLoanNumber: 'LN-777',
       loanAmountCents: 100_000_00,
       targetClosingDate: '2020-01-01',
@@ -190,15 +240,20 @@ describe.each(backends)('loan files on %s', (backend) => {
       .trim()
       .split('\r\n');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/^Zed Alpha,/);
+    // Every cell quoted, formulas defused at the start of a cell and behind a separator in it (spreadsheets that split on ;).
+    expect(lines[0]).toMatch(/^"Borrower","Borrower e-mail","Entity",/);
+    expect(lines[1]).toMatch(
+      /^"Zed Alpha","dana@borrower\.test","Zed;'=cmd\|' \/C calc'!A0;","1200 Barton Springs Rd, Austin, TX 78704","Purchase","100000\.00",/,
+    );
     expect(lines[2]).toMatch(/^"'=HYPERLINK\(""x""\)",/);
   });
 
   it('shows a borrower their loan through the projection and only the shared activity', async () => {
     const loan = await createLoan(api, team.teamId, team.owner, { internalNotes: 'Borrower is slow with docs', assigneeId: assistant.userId });
-    await api.as(team.owner).patch(`/api/loans/${loan.id}`, { lenderLoanNumber: 'SECRET-1' });
+    await api.as(team.owner).patch(`/api/loans/${loan.id}`, { version: loan.version, lenderLoanNumber: 'SECRET-1' });
     await api.as(team.owner).post(`/api/loans/${loan.id}/stage`, { from: 'lead', to: 'application', note: 'internal: check credit' });
-    const borrower = await addBorrower(api, loan.id);
+    const borrower = await addBorrower(api, loan.id, { name: 'Bea Borrower' });
+    const coBorrower = await addBorrower(api, loan.id, { name: 'Cody Coborrower', role: 'co_borrower' });
 
     const view = await api.as(borrower).get(`/api/loans/${loan.id}`);
     expect(view.statusCode).toBe(200);
@@ -214,9 +269,18 @@ describe.each(backends)('loan files on %s', (backend) => {
       contact: { name: 'Asha Assistant', email: assistant.email },
     });
 
-    const activity = (await api.as(borrower).get(`/api/loans/${loan.id}/activity`)).json<{ items: { kind: string; data: object }[] }>().items;
-    expect(activity.map((i) => i.kind)).toEqual(['participant.joined', 'stage.changed', 'loan.created']);
-    expect(JSON.stringify(activity)).not.toContain('internal: check credit');
+    // The borrower's feed: who did what as the projection says (the team's name for the team, a participant's own name), no ids.
+    const feed = await api.as(borrower).get(`/api/loans/${loan.id}/activity`);
+    const activity = feed.json<{ items: ActivityView[] }>().items;
+    expect(activity.map((i) => [i.kind, i.actor, i.data])).toEqual([
+      ['participant.joined', { name: 'Cody Coborrower' }, { name: 'Cody Coborrower', role: 'co_borrower' }],
+      ['participant.joined', { name: 'Bea Borrower' }, { name: 'Bea Borrower', role: 'borrower' }],
+      ['stage.changed', { name: 'Harbor Lending' }, { from: 'lead', to: 'application' }],
+      ['loan.created', { name: 'Harbor Lending' }, { stage: 'lead' }],
+    ]);
+    for (const item of activity) expect(Object.keys(item).sort()).toEqual(['actor', 'at', 'data', 'id', 'kind', 'visibility']);
+    for (const secret of ['internal: check credit', team.owner.userId, assistant.userId, borrower.userId, coBorrower.userId, team.owner.name, team.teamId])
+      expect(feed.body, secret).not.toContain(secret);
 
     for (const [method, url, body] of [
       ['patch', `/api/loans/${loan.id}`, { borrowerName: 'x' }],

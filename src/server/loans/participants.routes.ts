@@ -32,12 +32,13 @@ export const participantsFeature: Feature = {
           access: 'loan',
           loanAction: 'invite-participant',
           // Per loan, whoever sends them, counted after the access layer (as the team's invitations are):
-          // invitations are e-mails to strangers' inboxes.
+          // invitations are e-mails to strangers' inboxes. Keyed on the parsed, canonical id, so another
+          // spelling of the same loan (upper-case letters) spends the same budget.
           rateLimit: {
             max: 20,
             timeWindow: 60 * 60_000,
             hook: 'preHandler',
-            keyGenerator: (request) => `loan-invitations:${(request.params as { loanId?: string }).loanId ?? ''}`,
+            keyGenerator: (request) => `loan-invitations:${LoanParams.safeParse(request.params).data?.loanId ?? ''}`,
           },
         },
       },

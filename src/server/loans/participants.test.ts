@@ -247,6 +247,23 @@ describe.each(backends)('borrowers on their loan on %s', (backend) => {
     expect((await api.as(assistant).patch('/api/me', { name: 'Asha Assistant', phone: '' })).json()).toMatchObject({ workPhone: null });
   });
 
+  it('counts a loan’s invitations per loan whatever the letter case of its id: 20 an hour, then 429', async () => {
+    const target = await createLoan(api, team.teamId, team.owner, { propertyStreet: '5 Flood Ct' });
+    const spellings = [target.id, target.id.toUpperCase(), target.id.replace(/[a-f]/, (c) => c.toUpperCase())];
+    for (let i = 0; i < 20; i++) {
+      const sent = await invite(team.owner, spellings[i % spellings.length]!, 'inbox@flood.test');
+      expect(sent.statusCode, `${i}: ${sent.body}`).toBe(201);
+    }
+    for (const spelling of spellings) {
+      const refused = await invite(team.owner, spelling, 'inbox@flood.test');
+      expect(refused.statusCode, spelling).toBe(429);
+      expect(refused.json<{ code: string }>().code).toBe('rate_limited');
+    }
+    expect(await mailsTo('inbox@flood.test')).toHaveLength(20);
+    // Another loan has its own budget.
+    expect((await invite(team.owner, sibling.id.toUpperCase(), 'inbox@flood.test')).statusCode).toBe(201);
+  });
+
   it('never 5xxs bad invitations, removals or profile phones (property-based)', async () => {
     const target = await createLoan(api, team.teamId, team.owner, { propertyStreet: '1 Fuzz Ct' });
     const bad: fc.Arbitrary<unknown> = fc.oneof(

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { LOAN_DEFAULTS, type LoanDetail, type LoanInput } from '../schemas/loans';
-import { BORROWER_STAGE_MEANING, toBorrowerLoanView, toMyLoanCard, type BorrowerLoanView, type MyLoanCard } from './borrower-view';
+import {
+  BORROWER_STAGE_MEANING,
+  borrowerActivityActor,
+  borrowerActivityData,
+  isBorrowerActivityKind,
+  toBorrowerLoanView,
+  toMyLoanCard,
+  type BorrowerLoanView,
+  type MyLoanCard,
+} from './borrower-view';
 import { analyseLoan } from './loan-dscr';
 import { LOAN_STAGES } from './loan-stages';
 
@@ -222,5 +231,44 @@ describe('toMyLoanCard', () => {
 describe('BORROWER_STAGE_MEANING', () => {
   it('says what every stage means for the borrower', () => {
     for (const stage of LOAN_STAGES) expect(BORROWER_STAGE_MEANING[stage].length, stage).toBeGreaterThan(10);
+  });
+});
+
+describe('the borrower’s activity', () => {
+  it('names the team, never the team member or their id, for what the team did', () => {
+    for (const kind of ['loan.created', 'stage.changed', 'stage.reopened']) {
+      const actor = borrowerActivityActor(kind, {}, { teamName: 'Harbor Lending' });
+      expect(actor, kind).toEqual({ name: 'Harbor Lending' });
+      expect(Object.keys(actor ?? {}), kind).toEqual(['name']);
+    }
+  });
+
+  it('names a participant who joined by the name the row carries, without their id', () => {
+    expect(borrowerActivityActor('participant.joined', { name: 'Cody Coborrower', role: 'co_borrower' }, { teamName: 'Harbor Lending' })).toEqual({
+      name: 'Cody Coborrower',
+    });
+    expect(borrowerActivityActor('participant.joined', {}, { teamName: 'Harbor Lending' })).toEqual({ name: 'A borrower' });
+    expect(borrowerActivityActor('participant.joined', { name: 42 }, { teamName: 'Harbor Lending' })).toEqual({ name: 'A borrower' });
+  });
+
+  it('has no actor for kinds a borrower never sees', () => {
+    for (const kind of ['loan.updated', 'loan.assigned', 'participant.invited', 'loan.archived']) {
+      expect(isBorrowerActivityKind(kind), kind).toBe(false);
+      expect(borrowerActivityActor(kind, {}, { teamName: 'Harbor Lending' }), kind).toBeNull();
+    }
+  });
+
+  it('keeps only the allow-listed data of each kind: no stage notes, no assignee, no e-mails', () => {
+    expect(borrowerActivityData('loan.created', { stage: 'lead', assignee: { id: 'user-asha', name: 'Asha Assistant' } })).toEqual({ stage: 'lead' });
+    expect(borrowerActivityData('stage.changed', { from: 'lead', to: 'application', note: 'internal' })).toEqual({ from: 'lead', to: 'application' });
+    expect(borrowerActivityData('stage.reopened', { from: 'declined', to: 'application', note: 'internal' })).toEqual({
+      from: 'declined',
+      to: 'application',
+    });
+    expect(borrowerActivityData('participant.joined', { name: 'Bea', role: 'borrower', email: 'bea@x.test', userId: 'u' })).toEqual({
+      name: 'Bea',
+      role: 'borrower',
+    });
+    expect(borrowerActivityData('loan.updated', { changes: [] })).toEqual({});
   });
 });

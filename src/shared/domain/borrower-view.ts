@@ -163,8 +163,9 @@ export function toMyLoanCard({ loan, role, team }: MyLoanCardSource, now: Date =
 
 /**
  * The activity data a borrower may read, per kind (an allow-list again):
- * stage moves without their notes, the loan's creation, people joining.
- * Kinds not listed are internal and never reach a borrower at all.
+ * stage moves without their notes, the loan's creation (without its
+ * assignee), people joining. Kinds not listed are internal and never reach a
+ * borrower at all.
  */
 const SHARED_ACTIVITY_DATA: Readonly<Record<string, readonly string[]>> = {
   'loan.created': ['stage'],
@@ -176,7 +177,7 @@ const SHARED_ACTIVITY_DATA: Readonly<Record<string, readonly string[]>> = {
   'checklist.item_removed': ['itemId', 'label'],
   'checklist.item_waived': ['itemId', 'label', 'reason'],
   'checklist.item_reopened': ['itemId', 'label'],
-  'checklist.item_not_applicable': ['itemId', 'label', 'reason'],
+  'checklist.item_not_applicable': ['itemId', 'label', 'reason', 'byName'],
   'checklist.not_applicable_confirmed': ['itemId', 'label'],
   'checklist.not_applicable_rejected': ['itemId', 'label'],
 };
@@ -186,4 +187,24 @@ export const isBorrowerActivityKind = (kind: string) => Object.hasOwn(SHARED_ACT
 export function borrowerActivityData(kind: string, data: Record<string, unknown>): Record<string, unknown> {
   const allowed = SHARED_ACTIVITY_DATA[kind] ?? [];
   return Object.fromEntries(allowed.filter((key) => Object.hasOwn(data, key)).map((key) => [key, data[key]]));
+}
+
+/** Who did something, as a borrower reads it: a name, never an id. */
+export interface BorrowerActivityActor {
+  name: string;
+}
+
+/**
+ * Who did what, as a borrower may see it (decision 010): what the team did
+ * (open the file, move or reopen it) reads as the team's name, never the
+ * team member's name or id; someone joining the loan reads as the name the
+ * row carries (the borrowers of one loan see each other's names, as they see
+ * `participant.joined`'s data). Null for a kind a borrower never sees.
+ */
+export function borrowerActivityActor(kind: string, data: Record<string, unknown>, { teamName }: { teamName: string }): BorrowerActivityActor | null {
+  if (!isBorrowerActivityKind(kind)) return null;
+  if (kind === 'participant.joined') return { name: typeof data.name === 'string' && data.name !== '' ? data.name : 'A borrower' };
+  // What a borrower did themselves names them (the row carries their name).
+  if (kind === 'checklist.item_not_applicable') return { name: typeof data.byName === 'string' && data.byName !== '' ? data.byName : 'A borrower' };
+  return { name: teamName };
 }

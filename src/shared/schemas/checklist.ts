@@ -2,10 +2,14 @@ import { z } from 'zod';
 import { CHECKLIST_CATEGORIES, ITEM_PROVIDERS, type ChecklistCategory, type ItemProvider } from '../domain/checklist-templates';
 import type { ItemStatus } from '../domain/checklist-status';
 import { LOAN_PURPOSES, PROPERTY_TYPES } from '../domain/loan-fields';
+import { LoanId } from './loan-id';
 import { CalendarDate } from './loans';
 import { text } from './text';
 
-export const ItemIdParamsSchema = z.object({ loanId: z.uuid({ error: 'Not a loan id' }), itemId: z.uuid({ error: 'Not a checklist item id' }) });
+export const ItemIdParamsSchema = z.object({
+  loanId: LoanId,
+  itemId: z.uuid({ error: 'Not a checklist item id' }).transform((id) => id.toLowerCase()),
+});
 
 const Label = text('Label').trim().min(1, { error: 'Give the item a label' }).max(120, { error: 'Label must be at most 120 characters' });
 const Reason = text('Reason').trim().min(1, { error: 'Give a reason' }).max(500, { error: 'Reason must be at most 500 characters' });

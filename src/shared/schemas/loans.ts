@@ -19,6 +19,7 @@ import type { LoanStage, MainStage } from '../domain/loan-stages';
 import type { LoanDscrAnalysis } from '../domain/loan-dscr';
 import type { BorrowerLoanView } from '../domain/borrower-view';
 import { formatWholeDollars } from '../money';
+import { LoanId } from './loan-id';
 import { text } from './text';
 
 /**
@@ -233,19 +234,25 @@ export type CreateLoan = z.input<typeof CreateLoanSchema>;
 
 /**
  * PATCH /api/loans/:loanId: any fields, and the version the editor started
- * from. The server merges the change with the stored loan and checks the
- * whole (`loanIssues`); a stale version is a 409, so no edit is lost.
+ * from, always (an edit without it would overwrite whatever changed since).
+ * The server merges the change with the stored loan and checks the whole
+ * (`loanIssues`); a stale version is a 409, so no edit is lost.
  */
 export const UpdateLoanSchema = z
-  .strictObject({ ...loanFieldSchemas, version: z.number().int().min(1) })
-  .partial()
+  .strictObject({
+    ...z.object(loanFieldSchemas).partial().shape,
+    version: z
+      .number({ error: 'Send the version of the loan you started editing from' })
+      .int({ error: 'version must be a whole number' })
+      .min(1, { error: 'version must be at least 1' }),
+  })
   .refine((value) => Object.keys(value).some((key) => key !== 'version'), { error: 'Send at least one field to change' });
 export type UpdateLoan = z.input<typeof UpdateLoanSchema>;
 
 /** Checks a whole loan after a partial update; the issues name the fields. */
 export const WholeLoanSchema = z.object(loanFieldSchemas).superRefine((loan, ctx) => addIssues(loan as LoanInput, ctx));
 
-export const LoanIdParamsSchema = z.object({ loanId: z.uuid({ error: 'Not a loan id' }) });
+export const LoanIdParamsSchema = z.object({ loanId: LoanId });
 
 const Note = text('Note')
   .trim()
@@ -398,7 +405,8 @@ export interface ActivityView {
   /** Its place in the reader's sequence of the loan's activity (the team's, or the borrowers' shared one): the cursor. */
   id: number;
   kind: string;
-  actor: { id: string; name: string } | null;
+  /** Who did it: a team member by id and name for the team; for a borrower only a name (`borrowerActivityActor`), never an id. */
+  actor: { id: string; name: string } | { name: string } | null;
   data: Record<string, unknown>;
   visibility: ActivityVisibility;
   at: string;

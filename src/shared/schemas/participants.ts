@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOAN_PARTICIPANT_ROLES, type LoanParticipantRole } from '../domain/access';
 import type { MyLoanCard } from '../domain/borrower-view';
+import { LoanId } from './loan-id';
 import { text } from './text';
 
 /** POST /api/loans/:loanId/invitations: a borrower or co-borrower, by e-mail. */
@@ -15,12 +16,12 @@ export const InviteParticipantSchema = z.strictObject({
 export type InviteParticipant = z.infer<typeof InviteParticipantSchema>;
 
 export const LoanInvitationParamsSchema = z.object({
-  loanId: z.uuid({ error: 'Not a loan id' }),
+  loanId: LoanId,
   invitationId: z.uuid({ error: 'Not an invitation id' }),
 });
 
 export const LoanParticipantParamsSchema = z.object({
-  loanId: z.uuid({ error: 'Not a loan id' }),
+  loanId: LoanId,
   userId: text('Participant').min(1).max(64, { error: 'Not a participant of this loan' }),
 });
 

@@ -71,8 +71,13 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
   const who = item.actor?.name || 'Someone';
   const data = item.data;
   switch (item.kind) {
-    case 'loan.created':
-      return [`${who} opened the loan file at ${stageLabel(data.stage ?? 'lead')}`];
+    case 'loan.created': {
+      const opened = `${who} opened the loan file at ${stageLabel(data.stage ?? 'lead')}`;
+      const assignee = data.assignee as { id?: unknown; name?: unknown } | undefined;
+      if (!assignee || typeof assignee.name !== 'string') return [opened];
+      const self = item.actor && 'id' in item.actor && item.actor.id === assignee.id;
+      return [`${opened} and assigned it to ${self ? 'themselves' : assignee.name}`];
+    }
     case 'loan.updated': {
       const changes = Array.isArray(data.changes) ? data.changes.filter(isChange) : [];
       if (changes.length === 0) return [`${who} edited the loan`];
