@@ -93,6 +93,20 @@ test.describe('a borrower on their loan', () => {
     await expectNoAxeViolations(borrower);
     await borrower.setViewportSize(PHONE);
 
+    // 3b. Their documents: what is needed from them, none of the team's internal items; one does not apply to them.
+    const documents = borrower.getByRole('region', { name: 'Your documents' });
+    const needed = documents.getByRole('region', { name: 'Needed from you' });
+    await expect(needed).toContainText('Government-issued photo ID');
+    await expect(documents).not.toContainText('Title commitment');
+    await needed.getByRole('button', { name: "Doesn't apply to me: Signed leases" }).click();
+    const why = borrower.getByRole('dialog', { name: "Signed leases doesn't apply to me" });
+    await why.getByRole('button', { name: 'Send' }).click();
+    await expect(why.getByText('Give the reason')).toBeVisible();
+    await why.getByLabel('Reason').fill('The house is vacant until closing.');
+    await why.getByRole('button', { name: 'Send' }).click();
+    await expect(documents.getByRole('region', { name: 'In progress' })).toContainText('Not applicable (to confirm)');
+    await expectNoAxeViolations(borrower);
+
     // 4. "My loans" (where their /app opens): the loan as a card in the team's branding.
     await borrower.getByRole('link', { name: '← My loans' }).click();
     await expect(borrower).toHaveURL(/\/app\/my-loans$/);
@@ -111,9 +125,13 @@ test.describe('a borrower on their loan', () => {
     await expectNoAxeViolations(borrower);
     await borrower.setViewportSize(PHONE);
 
-    // 5. The owner sees them on the loan, and moves the loan on with a note for the team only.
+    // 5. The owner sees them on the loan, confirms the lease does not apply, and moves the loan on with a note for the team only.
     await page.reload();
     await expect(panel.getByRole('list', { name: 'Borrowers on this loan' })).toContainText('Nora Investor');
+    const checklist = page.getByRole('region', { name: 'Document checklist' });
+    await expect(checklist).toContainText('Reason: The house is vacant until closing.');
+    await checklist.getByRole('button', { name: 'Confirm not applicable: Signed leases' }).click();
+    await expect(checklist.getByRole('button', { name: 'Confirm not applicable: Signed leases' })).toHaveCount(0);
     const moved = await page.request.post(`/api/loans/${loan.id}/stage`, {
       data: { from: 'lead', to: 'documents_collecting', note: 'TEAM ONLY: chase the lease' },
     });

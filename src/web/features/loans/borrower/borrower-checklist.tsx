@@ -96,8 +96,8 @@ function Group({ title, items, onClaim }: { title: string; items: Item[]; onClai
               <p className="mt-1 text-sm text-slate-800">{item.status === 'needs_revision' ? `What to fix: ${item.reason}` : `Reason: ${item.reason}`}</p>
             ) : null}
             {needsYou(item) && item.status !== 'expired' ? (
-              <Button size="sm" variant="ghost" className="mt-2 -ml-3" onClick={() => onClaim(item)}>
-                Doesn&apos;t apply to me<span className="sr-only">: {item.label}</span>
+              <Button size="sm" variant="ghost" className="mt-2 -ml-3" aria-label={`Doesn't apply to me: ${item.label}`} onClick={() => onClaim(item)}>
+                Doesn&apos;t apply to me
               </Button>
             ) : null}
           </li>

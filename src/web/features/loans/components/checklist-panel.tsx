@@ -84,22 +84,39 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
             <div className="flex flex-wrap items-center gap-2">
               {item.status === 'not_applicable' && !item.notApplicableConfirmed ? (
                 <>
-                  <Button size="sm" onClick={() => act(item, 'confirm-not-applicable')} disabled={changeStatus.isPending}>
-                    Confirm not applicable<span className="sr-only">: {item.label}</span>
+                  <Button
+                    size="sm"
+                    aria-label={`Confirm not applicable: ${item.label}`}
+                    onClick={() => act(item, 'confirm-not-applicable')}
+                    disabled={changeStatus.isPending}
+                  >
+                    Confirm not applicable
                   </Button>
-                  <Button size="sm" variant="secondary" onClick={() => act(item, 'reject-not-applicable')} disabled={changeStatus.isPending}>
-                    Ask for it again<span className="sr-only">: {item.label}</span>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    aria-label={`Ask for it again: ${item.label}`}
+                    onClick={() => act(item, 'reject-not-applicable')}
+                    disabled={changeStatus.isPending}
+                  >
+                    Ask for it again
                   </Button>
                 </>
               ) : null}
               {nextItemStatus(item.status, 'waive') ? (
-                <Button size="sm" variant="secondary" onClick={() => setAsking({ item, action: 'waive' })}>
-                  Waive<span className="sr-only"> {item.label}</span>
+                <Button size="sm" variant="secondary" aria-label={`Waive ${item.label}`} onClick={() => setAsking({ item, action: 'waive' })}>
+                  Waive
                 </Button>
               ) : null}
               {nextItemStatus(item.status, 'reopen') && !(item.status === 'not_applicable' && !item.notApplicableConfirmed) ? (
-                <Button size="sm" variant="secondary" onClick={() => act(item, 'reopen')} disabled={changeStatus.isPending}>
-                  Request again<span className="sr-only">: {item.label}</span>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  aria-label={`Request again: ${item.label}`}
+                  onClick={() => act(item, 'reopen')}
+                  disabled={changeStatus.isPending}
+                >
+                  Request again
                 </Button>
               ) : null}
               <Button
