@@ -10,6 +10,7 @@ import { plural } from '../../lib/plural';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button, ButtonLink, buttonClasses, ExportCsvLink } from '../../ui/button';
 import { LoadFailed } from '../../ui/load-failed';
+import { ReasonDialog } from '../../ui/reason-dialog';
 import { Redirect } from '../../ui/redirect';
 import { Spinner } from '../../ui/spinner';
 import { useChangeStage, type StageMove } from './api/change-stage';
@@ -18,7 +19,6 @@ import { usePipeline, usePipelineColumns } from './api/list-pipeline';
 import { PipelineBoard, type BoardColumn } from './components/pipeline-board';
 import { PipelineToolbar, StageChips } from './components/pipeline-filters';
 import { PipelineTable } from './components/pipeline-table';
-import { ReasonDialog } from './components/reason-dialog';
 import { boardStages, isFiltered, localToday, parsePipelineView, sortBy, toApiQuery, toPipelineSearch, updateView, type PipelineView } from './pipeline-view';
 
 /** Typing pauses this long before the pipeline is searched again. */
@@ -88,6 +88,7 @@ function Pipeline({ teamId }: { teamId: string }) {
   // Moving a card: exits ask for their reason first; every move is told to screen readers.
   const changeStage = useChangeStage(teamId);
   const [exit, setExit] = useState<StageMove | null>(null);
+  const exitLabel = exit ? STAGE_LABELS[exit.to] : '';
   const [announcement, setAnnouncement] = useState('');
   const send = (move: StageMove) => {
     setExit(null);
@@ -181,7 +182,16 @@ function Pipeline({ teamId }: { teamId: string }) {
         </p>
       ) : null}
 
-      <ReasonDialog move={exit} onConfirm={send} onClose={() => setExit(null)} />
+      <ReasonDialog
+        open={exit !== null}
+        title={`Mark ${exit?.row.borrowerName ?? 'the loan'} as ${exitLabel.toLowerCase()}`}
+        confirmLabel={`Mark ${exitLabel.toLowerCase()}`}
+        maxLength={2000}
+        onConfirm={(note) => exit && send({ ...exit, note })}
+        onClose={() => setExit(null)}
+      >
+        The loan leaves the open pipeline. Its team sees the reason in the stage history; it can be reopened later.
+      </ReasonDialog>
     </>
   );
 }
