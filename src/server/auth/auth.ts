@@ -55,7 +55,9 @@ export function createAuth({ db, secret, publicUrl, brandName, logger }: AuthOpt
       async sendResetPassword({ user, token }) {
         // A team's people get the team's brand on every e-mail.
         const brand = await mailBrandOfUser({ db, publicUrl }, user.id);
-        await enqueueMail(db, passwordResetMail({ email: user.email, name: user.name, link: passwordResetLink(publicUrl, token) }, { brandName, brand }));
+        // The link resets the password: it leaves the outbox once the mail is sent.
+        const mail = passwordResetMail({ email: user.email, name: user.name, link: passwordResetLink(publicUrl, token) }, { brandName, brand });
+        await enqueueMail(db, mail, { secret: true });
       },
     },
     // Reset tokens (and every other verification value) are stored hashed only.
