@@ -6,6 +6,7 @@ import { twoFactor } from 'better-auth/plugins';
 import type { Db } from '../db/client';
 import { authSchema } from '../db/schema';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/schemas/password';
+import { acceptedOrigins } from '../platform/http/security';
 import { enqueueMail } from '../platform/mail/mail-jobs';
 import { mailBrandOfUser } from '../teams/team-brand';
 import { passwordResetMail } from './auth.mail';
@@ -42,7 +43,8 @@ export function createAuth({ db, secret, publicUrl, brandName, logger }: AuthOpt
     baseURL: publicUrl,
     basePath: AUTH_BASE_PATH,
     secret,
-    trustedOrigins: [new URL(publicUrl).origin],
+    // PUBLIC_URL's origin; on a loopback PUBLIC_URL, every loopback spelling of it (security.ts).
+    trustedOrigins: acceptedOrigins(publicUrl),
     database: drizzleAdapter(db, { provider: 'pg', schema: authSchema }),
     emailAndPassword: {
       enabled: true,
