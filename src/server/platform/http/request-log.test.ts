@@ -137,12 +137,15 @@ describe('loggableUrl', () => {
       '/api/auth/reset-password/[redacted]?callbackURL=%2Freset-password',
     );
     expect(loggableUrl('/api/auth/reset-password/Qx7bT2mZp9LkWc4RvN8sYd1E')).toBe('/api/auth/reset-password/[redacted]');
-    expect(loggableUrl('/invite/abc_DEF-123/accept')).toBe('/invite/[redacted]/accept');
     expect(loggableUrl('/api/verify-token/t0k3n?token=x')).toBe('/api/verify-token/[redacted]?token=%5Bredacted%5D');
     // A path that names no secret keeps its ids: they are what the log is read for.
     expect(loggableUrl('/api/teams/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c/loans/Dy2ffggvlxQQ7DZbAFsa7J0qvypdhkQy')).toBe(
       '/api/teams/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c/loans/Dy2ffggvlxQQ7DZbAFsa7J0qvypdhkQy',
     );
     expect(loggableUrl('/api/auth/reset-password')).toBe('/api/auth/reset-password');
+    expect(loggableUrl('/api/invitations/accept')).toBe('/api/invitations/accept');
+    expect(loggableUrl('/api/teams/t1/invitations/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c')).toBe(
+      '/api/teams/t1/invitations/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c',
+    );
   });
 });

@@ -7,9 +7,11 @@ const SECRET_QUERY = /token|code|secret|password|key/i;
 /**
  * A path segment whose name says the next one is a secret, and that next
  * segment: `/api/auth/reset-password/<token>` (better-auth's reset link),
- * `/invite/<token>`. Ids in other paths stay: they are what a log is read for.
+ * `/verify-token/<token>`. Ids in other paths stay, invitation ids and
+ * `/api/invitations/accept` included (our invitation tokens travel in
+ * fragments and bodies): they are what a log is read for.
  */
-const SECRET_PATH = /(\/[^/?#]*(?:token|code|secret|password|key|invit)[^/?#]*\/)[^/?#]+/gi;
+const SECRET_PATH = /(\/[^/?#]*(?:token|code|secret|password|key)[^/?#]*\/)[^/?#]+/gi;
 /** The same, without the global flag's state: a test that keeps no position between calls. */
 const HAS_SECRET_PATH = new RegExp(SECRET_PATH.source, 'i');
 
