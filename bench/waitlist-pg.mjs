@@ -7,6 +7,7 @@
 // up first; short windows of the app and of pgbench alternate (which goes
 // first alternates too), and the median of the pairs' ratios is the result.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -119,6 +120,8 @@ export async function runWaitlistPg() {
     PUBLIC_URL: `http://127.0.0.1:${PORT}`,
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
+    // Required with DATABASE_URL: every instance on a database shares one.
+    AUTH_SECRET: randomBytes(32).toString('base64url'),
     // No SMTP_URL: the worker delivers into the file drop, DATA_DIR/mail.
     SMTP_URL: '',
     LOG_LEVEL: '',

@@ -23,12 +23,12 @@ const sampleLoan: CreateLoan = {
   internalNotes: 'INTERNAL: thin credit file',
 };
 
-/** The stage e-mail the main server's mail drop holds for `to` about `stage` (its .eml text, soft line breaks undone). */
+/** The stage e-mail the main server's mail drop holds for `to` about `stage` (its .eml text, soft line breaks and folded header lines undone). */
 async function stageMail(to: string, stage: string): Promise<string> {
   let found = '';
   await expect
     .poll(async () => {
-      const mails = (await readMailDrop('main')).map((m) => m.replace(/=\r?\n/g, ''));
+      const mails = (await readMailDrop('main')).map((m) => m.replace(/=\r?\n/g, '').replace(/\r?\n(?=[ \t])/g, ''));
       found = mails.find((m) => m.includes(`To: ${to}`) && m.includes(`: ${stage}`)) ?? '';
       return found;
     })

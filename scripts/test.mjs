@@ -1,7 +1,7 @@
 // `npm test`: every test there is. Installs and builds when needed, then runs
 // the type check, lint, the formatting check, the unit and API tests (Vitest: PGlite always,
-// PostgreSQL too when TEST_DATABASE_URL is set) and the browser tests
-// (Playwright in Chromium), and ends with one summary line.
+// PostgreSQL too when TEST_DATABASE_URL is set; again on the Node.js binary TEST_ALSO_NODE
+// names, when set) and the browser tests (Playwright in Chromium), and ends with one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +58,30 @@ if (vitest) {
 }
 if (!vitestOk) failedSteps.push('Vitest');
 if (!vitestOk && !vitest?.numFailedTests) totals.failed += 1;
+
+// TEST_ALSO_NODE: another Node.js binary (.ci/run passes Node 24 LTS) that runs the unit and API tests
+// again, on the same install; its results count in the total like the first run's.
+const otherNode = process.env.TEST_ALSO_NODE;
+if (otherNode) {
+  const version = spawnSync(otherNode, ['--version'], { encoding: 'utf8' }).stdout?.trim() || 'unknown version';
+  const name = `Vitest on Node ${version}`;
+  const otherJson = path.join(out, 'vitest-other-node.json');
+  const ok = step(`unit and API tests again on Node ${version} (${otherNode})`, otherNode, [
+    path.join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${otherJson}`,
+  ]);
+  const other = readJson(otherJson);
+  if (other) {
+    totals.passed += other.numPassedTests;
+    totals.failed += other.numFailedTests;
+    totals.skipped += other.numPendingTests + other.numTodoTests;
+  }
+  if (!ok) failedSteps.push(name);
+  if (!ok && !other?.numFailedTests) totals.failed += 1;
+}
 
 const playwrightJson = path.join(out, 'playwright.json');
 const playwrightOk = step('browser tests (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {

@@ -10,6 +10,11 @@ describe('loadConfig', () => {
     expect(config.smtpUrl).toBeUndefined();
     expect(config.publicUrl).toBe('http://localhost:3000');
     expect(config.publicConfig.brandName).toBe('Coverly');
+    expect(config.jobRetentionDays).toBe(7);
+  });
+
+  it('reads how many days a done job is kept', () => {
+    expect(loadConfig({ JOB_RETENTION_DAYS: '30' }).jobRetentionDays).toBe(30);
   });
 
   it('reads brand and contact details for white-labelling', () => {
@@ -37,6 +42,8 @@ describe('loadConfig', () => {
     ['CONTACT_EMAIL', 'nope'],
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'maybe'],
+    ['JOB_RETENTION_DAYS', '0'],
+    ['JOB_RETENTION_DAYS', 'a week'],
   ])('stops on a bad %s and names it', (name, value) => {
     let caught: unknown;
     try {

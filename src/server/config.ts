@@ -36,6 +36,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   WAITLIST_RATE_LIMIT: intInRange(1, 100_000, 10),
   WAITLIST_RATE_WINDOW_SECONDS: intInRange(1, 86_400, 600),
+  JOB_RETENTION_DAYS: intInRange(1, 3650, 7),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -55,6 +56,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
   waitlistRateLimit: { max: number; windowMs: number };
+  /** How long a done background job (a sent e-mail) is kept before the worker deletes it. */
+  jobRetentionDays: number;
   publicConfig: PublicConfig;
 }
 
@@ -87,6 +90,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     waitlistRateLimit: { max: env.WAITLIST_RATE_LIMIT, windowMs: env.WAITLIST_RATE_WINDOW_SECONDS * 1000 },
+    jobRetentionDays: env.JOB_RETENTION_DAYS,
     publicConfig: publicConfigFrom({
       brandName: env.BRAND_NAME,
       contactEmail: env.CONTACT_EMAIL,

@@ -16,7 +16,17 @@ async function main() {
     throw error;
   }
 
-  const runtime = await createRuntime(config);
+  let runtime;
+  try {
+    runtime = await createRuntime(config);
+  } catch (error) {
+    // A setting that only the start can check (AUTH_SECRET with DATABASE_URL): the same message and exit as a bad variable.
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
   const { app, worker, logger, database, mailer } = runtime;
   await app.listen({ port: config.port, host: config.host });
   worker.start();

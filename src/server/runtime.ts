@@ -10,7 +10,7 @@ import { lockEmbeddedDatabase } from './db/embedded-lock';
 import { MAIL_QUEUE, mailJobHandler } from './platform/mail/mail-jobs';
 import { createMailer, type Mailer } from './platform/mail/mailer';
 import { loggableUrl } from './platform/http/request-log';
-import { JobWorker, mergeJobHandlers, type JobWorkerOptions } from './platform/jobs/worker';
+import { DAY_MS, JobWorker, mergeJobHandlers, type JobWorkerOptions } from './platform/jobs/worker';
 import { features } from './features';
 
 export interface Runtime {
@@ -89,7 +89,7 @@ export async function createRuntime(
   // The mail queue is the platform's; every other queue belongs to the feature that enqueues to it.
   const jobContext = { config, db: database.db, mailer, logger };
   const handlers = mergeJobHandlers({ [MAIL_QUEUE]: mailJobHandler(mailer) }, ...features.map((feature) => feature.jobs?.(jobContext) ?? {}));
-  const worker = new JobWorker({ db: database.db, handlers, logger, ...overrides.worker });
+  const worker = new JobWorker({ db: database.db, handlers, logger, doneJobRetentionMs: config.jobRetentionDays * DAY_MS, ...overrides.worker });
   const app = await buildApp({ config, database, logger, onJobsEnqueued: worker.nudge, ...(overrides.distDir ? { distDir: overrides.distDir } : {}) });
 
   let stopping: Promise<void> | null = null;

@@ -32,5 +32,12 @@ export function invitationMail({ email, role, link, expiresAt, team, loan }: Inv
     : team
       ? `${team.inviterName} invited you to ${team.name}`
       : `Your invitation to ${brandName}`;
-  return { to: email, subject, text: `${paragraphs.join('\n\n')}\n`, html: simpleHtml(team?.brand ?? brandName, paragraphs) };
+  // A team's invitation is sent for the team: "Harbor Lending via Coverly".
+  return {
+    to: email,
+    subject,
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: simpleHtml(team?.brand ?? brandName, paragraphs),
+    ...(team ? { sentFor: team.name } : {}),
+  };
 }

@@ -83,6 +83,8 @@ export async function createInvitationIn(tx: Db, deps: InvitationSenderDeps, inp
       },
       deps,
     ),
+    // The link is the invitation: it leaves the outbox once the mail is sent.
+    { secret: true },
   );
   return { invitation, link };
 }

@@ -3,6 +3,7 @@ import { AppError, invalidField } from '../../shared/errors';
 import { unsafeTextPath } from '../../shared/schemas/text';
 import type { Db } from '../db/client';
 import { sendFetchResponse, toFetchHeaders } from '../platform/http/fetch-bridge';
+import { acceptedOrigins } from '../platform/http/security';
 import { apiNotFoundProblem, PROBLEM_CONTENT_TYPE } from '../platform/http/problem';
 import { AUTH_BASE_PATH, type Auth } from './auth';
 import { MFA_STAYS_ON, runBridged, WEAK_PASSWORD } from './auth-rules';
@@ -58,6 +59,10 @@ export async function forwardToAuth(
   request: FastifyRequest,
   action: string,
 ): Promise<Response> {
+  // better-auth refuses a page opened at another address than PUBLIC_URL with a bare "Invalid origin"
+  // (and only outside tests); we refuse it first, saying where to open Coverly.
+  const origin = pageOrigin(request);
+  if (origin && !acceptedOrigins(publicUrl).includes(origin)) throw wrongAddress(origin, publicUrl);
   const url = new URL(authPath(action), publicUrl);
   if (request.method === 'GET') url.search = new URL(request.url, 'http://x').search;
   const headers = toFetchHeaders(request);
@@ -65,7 +70,25 @@ export async function forwardToAuth(
   const body = request.method === 'GET' || request.body === undefined ? undefined : JSON.stringify(request.body);
   const response = await runBridged(`/${action}`, () => auth.handler(new Request(url, { method: request.method, headers, body })));
   if (response.status >= 500) request.log.error({ status: response.status, action }, 'the auth library answered with a server error');
+  if (response.status === 403 && (await jsonOf<{ code: string }>(response))?.code === 'INVALID_ORIGIN') throw wrongAddress(origin, publicUrl);
   return response;
+}
+
+/** The origin of the page a request came from: its Origin header, else its Referer's; none from a client that sends neither. */
+function pageOrigin(request: FastifyRequest): string | undefined {
+  const { origin, referer } = request.headers;
+  if (origin && origin !== 'null') return origin;
+  return referer && URL.canParse(referer) ? new URL(referer).origin : undefined;
+}
+
+/**
+ * The page was opened at an address other than PUBLIC_URL (a LAN address,
+ * another port): say where to open it, rather than let the form show a
+ * generic failure for a cause we know.
+ */
+function wrongAddress(origin: string | undefined, publicUrl: string): AppError {
+  const here = origin ? `This page is at ${origin}, but signing in` : 'Signing in';
+  return new AppError('forbidden', `${here} works only at ${publicUrl} (the server's PUBLIC_URL). Open ${publicUrl} and sign in there.`);
 }
 
 /** Our own refusals from inside better-auth (`auth-rules.ts`), as the problem+json the forms read. */

@@ -6,6 +6,7 @@ import { twoFactor } from 'better-auth/plugins';
 import type { Db } from '../db/client';
 import { authSchema } from '../db/schema';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/schemas/password';
+import { acceptedOrigins } from '../platform/http/security';
 import { enqueueMail } from '../platform/mail/mail-jobs';
 import { mailBrandOfUser } from '../teams/team-brand';
 import { passwordResetMail } from './auth.mail';
@@ -42,7 +43,8 @@ export function createAuth({ db, secret, publicUrl, brandName, logger }: AuthOpt
     baseURL: publicUrl,
     basePath: AUTH_BASE_PATH,
     secret,
-    trustedOrigins: [new URL(publicUrl).origin],
+    // PUBLIC_URL's origin; on a loopback PUBLIC_URL, every loopback spelling of it (security.ts).
+    trustedOrigins: acceptedOrigins(publicUrl),
     database: drizzleAdapter(db, { provider: 'pg', schema: authSchema }),
     emailAndPassword: {
       enabled: true,
@@ -55,7 +57,9 @@ export function createAuth({ db, secret, publicUrl, brandName, logger }: AuthOpt
       async sendResetPassword({ user, token }) {
         // A team's people get the team's brand on every e-mail.
         const brand = await mailBrandOfUser({ db, publicUrl }, user.id);
-        await enqueueMail(db, passwordResetMail({ email: user.email, name: user.name, link: passwordResetLink(publicUrl, token) }, { brandName, brand }));
+        // The link resets the password: it leaves the outbox once the mail is sent.
+        const mail = passwordResetMail({ email: user.email, name: user.name, link: passwordResetLink(publicUrl, token) }, { brandName, brand });
+        await enqueueMail(db, mail, { secret: true });
       },
     },
     // Reset tokens (and every other verification value) are stored hashed only.

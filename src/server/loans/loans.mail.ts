@@ -5,6 +5,7 @@ import { simpleHtml, type MailBrand } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import type { LoanRow } from '../db/schema';
 
+/** A loan's mails are sent for its team: the brand's name (the team's) is in the From name, the subject and the text. */
 export interface LoanMailContext {
   publicUrl: string;
   brand: MailBrand;
@@ -17,14 +18,15 @@ export function assignmentMail(to: { email: string; name: string }, loan: LoanRo
   const address = formatPropertyAddress(loan);
   const paragraphs = [
     `Hi ${to.name},`,
-    `${assignedBy} assigned you the loan file for ${loan.borrowerName} at ${address}.`,
+    `${assignedBy} assigned you the ${brand.name} loan file for ${loan.borrowerName} at ${address}.`,
     `Open it here:\n${loanLink(publicUrl, loan.id)}`,
   ];
   return {
     to: to.email,
-    subject: `Assigned to you: ${loan.borrowerName}, ${loan.propertyStreet}`,
+    subject: `${brand.name}: assigned to you: ${loan.borrowerName}, ${loan.propertyStreet}`,
     text: `${paragraphs.join('\n\n')}\n`,
     html: simpleHtml(brand, paragraphs),
+    sentFor: brand.name,
   };
 }
 
@@ -49,14 +51,15 @@ export function stageChangeMail(to: { email: string; name: string }, loan: LoanR
   const address = formatPropertyAddress(loan);
   const paragraphs = [
     `Hi ${to.name},`,
-    `Your loan for ${address} is now at ${STAGE_LABELS[stage]}.`,
+    `Your loan with ${brand.name} for ${address} is now at ${STAGE_LABELS[stage]}.`,
     BORROWER_STAGE_MEANING[stage],
     `See where it stands, and whom to contact, here:\n${loanLink(publicUrl, loan.id)}`,
   ];
   return {
     to: to.email,
-    subject: `Your loan for ${loan.propertyStreet}: ${STAGE_LABELS[stage]}`,
+    subject: `${brand.name}: your loan for ${loan.propertyStreet}: ${STAGE_LABELS[stage]}`,
     text: `${paragraphs.join('\n\n')}\n`,
     html: simpleHtml(brand, paragraphs),
+    sentFor: brand.name,
   };
 }

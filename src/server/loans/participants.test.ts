@@ -207,7 +207,7 @@ describe.each(backends)('borrowers on their loan on %s', (backend) => {
     for (const email of ['mia@stage.test', 'cole@stage.test']) {
       const mails = await mailsTo(email);
       expect(mails, email).toHaveLength(1);
-      expect(mails[0]?.subject).toBe('Your loan for 31 Mail Loop: Documents collecting');
+      expect(mails[0]?.subject).toBe('Harbor Lending: your loan for 31 Mail Loop: Documents collecting');
       expect(mails[0]?.text).toContain(`/app/loans/${target.id}`);
       expect(mails[0]?.text).toContain('collecting the documents');
       expect(mails[0]?.html).toContain('Harbor Lending');

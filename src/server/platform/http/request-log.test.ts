@@ -26,6 +26,10 @@ async function appLogging(logLevel: Parameters<typeof createLogger>[0]['logLevel
   app.get('/fails', async () => {
     throw new Error('boom');
   });
+  app.get('/api/auth/reset-password/:token', () => ({ ok: true }));
+  app.get('/api/auth/reset-password/:token/fails', async () => {
+    throw new Error('boom');
+  });
   await app.ready();
   return {
     app,
@@ -54,6 +58,17 @@ describe('OneLinePerRequest and registerRequestId', () => {
     expect(ofRequest[1]).toMatchObject({ req: { method: 'GET', url: '/ok?token=%5Bredacted%5D' }, res: { statusCode: 200 } });
     expect(typeof ofRequest[1]?.responseTime).toBe('number');
     await app.close();
+  });
+
+  it('never writes a password-reset token from the path, on the success line or the error line', async () => {
+    const log = await appLogging();
+    const token = 'Qx7bT2mZp9LkWc4RvN8sYd1E';
+    await log.app.inject(`/api/auth/reset-password/${token}?callbackURL=%2Freset-password`);
+    await log.app.inject(`/api/auth/reset-password/${token}/fails`);
+    const urls = log.lines.flatMap((line) => (line.req as { url?: string } | undefined)?.url ?? []);
+    expect(new Set(urls)).toEqual(new Set(['/api/auth/reset-password/[redacted]?callbackURL=%2Freset-password', '/api/auth/reset-password/[redacted]/fails']));
+    expect(log.raw.join('')).not.toContain(token);
+    await log.app.close();
   });
 
   it('puts x-request-id on errors and unknown routes too', async () => {
@@ -115,5 +130,22 @@ describe('loggableUrl', () => {
     expect(loggableUrl('/a?page=2')).toBe('/a?page=2');
     expect(loggableUrl('/reset?token=abc&next=%2Fapp')).toBe('/reset?token=%5Bredacted%5D&next=%2Fapp');
     expect(loggableUrl('/a?b=1?c&apiKey=x')).toBe('/a?b=1%3Fc&apiKey=%5Bredacted%5D');
+  });
+
+  it('redacts a token carried in the path, after the segment that names it, as in a query', () => {
+    expect(loggableUrl('/api/auth/reset-password/Qx7bT2mZp9LkWc4RvN8sYd1E?callbackURL=%2Freset-password')).toBe(
+      '/api/auth/reset-password/[redacted]?callbackURL=%2Freset-password',
+    );
+    expect(loggableUrl('/api/auth/reset-password/Qx7bT2mZp9LkWc4RvN8sYd1E')).toBe('/api/auth/reset-password/[redacted]');
+    expect(loggableUrl('/api/verify-token/t0k3n?token=x')).toBe('/api/verify-token/[redacted]?token=%5Bredacted%5D');
+    // A path that names no secret keeps its ids: they are what the log is read for.
+    expect(loggableUrl('/api/teams/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c/loans/Dy2ffggvlxQQ7DZbAFsa7J0qvypdhkQy')).toBe(
+      '/api/teams/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c/loans/Dy2ffggvlxQQ7DZbAFsa7J0qvypdhkQy',
+    );
+    expect(loggableUrl('/api/auth/reset-password')).toBe('/api/auth/reset-password');
+    expect(loggableUrl('/api/invitations/accept')).toBe('/api/invitations/accept');
+    expect(loggableUrl('/api/teams/t1/invitations/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c')).toBe(
+      '/api/teams/t1/invitations/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c',
+    );
   });
 });

@@ -4,17 +4,30 @@ import { pino, type Bindings, type ChildLoggerOptions } from 'pino';
 /** Query parameters whose values never reach a log line (a token sent where it does not belong, say). */
 const SECRET_QUERY = /token|code|secret|password|key/i;
 
-/** A request URL for the log: its path, and its query with secret-looking values replaced. */
+/**
+ * A path segment whose name says the next one is a secret, and that next
+ * segment: `/api/auth/reset-password/<token>` (better-auth's reset link),
+ * `/verify-token/<token>`. Ids in other paths stay, invitation ids and
+ * `/api/invitations/accept` included (our invitation tokens travel in
+ * fragments and bodies): they are what a log is read for.
+ */
+const SECRET_PATH = /(\/[^/?#]*(?:token|code|secret|password|key)[^/?#]*\/)[^/?#]+/gi;
+/** The same, without the global flag's state: a test that keeps no position between calls. */
+const HAS_SECRET_PATH = new RegExp(SECRET_PATH.source, 'i');
+
+/** A request URL for the log: its path with a secret segment replaced, and its query with secret-looking values replaced. */
 export function loggableUrl(url: string): string {
   const mark = url.indexOf('?');
-  if (mark === -1) return url;
-  const path = url.slice(0, mark);
+  const path = redactPath(mark === -1 ? url : url.slice(0, mark));
+  if (mark === -1) return path;
   const query = url.slice(mark + 1);
   if (!query) return path;
   const params = new URLSearchParams(query);
   for (const name of new Set(params.keys())) if (SECRET_QUERY.test(name)) params.set(name, '[redacted]');
   return `${path}?${params.toString()}`;
 }
+
+const redactPath = (path: string) => (HAS_SECRET_PATH.test(path) ? path.replace(SECRET_PATH, '$1[redacted]') : path);
 
 /** The parts of a pino logger the request line writes through: where its lines go, and the bindings every line starts with. */
 interface LineSink {

@@ -59,6 +59,22 @@ export async function helmetHeaders(options: FastifyHelmetOptions): Promise<Reco
   return headers;
 }
 
+/** The loopback host names a browser may use for the same local server. */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The origins our pages may be opened at: PUBLIC_URL's, and when it names
+ * this machine (the local default, http://localhost:3000) each loopback
+ * spelling with the same scheme and port, since a browser may be pointed at
+ * http://127.0.0.1:3000 just as well. Any other PUBLIC_URL accepts itself only.
+ */
+export function acceptedOrigins(publicUrl: string): string[] {
+  const url = new URL(publicUrl);
+  if (!LOOPBACK_HOSTS.includes(url.hostname)) return [url.origin];
+  const port = url.port ? `:${url.port}` : '';
+  return [url.origin, ...LOOPBACK_HOSTS.filter((host) => host !== url.hostname).map((host) => `${url.protocol}//${host}${port}`)];
+}
+
 /**
  * State-changing requests must come from our own pages: a browser sends
  * `Origin` on every cross-site POST, so one that names another site is
@@ -67,7 +83,7 @@ export async function helmetHeaders(options: FastifyHelmetOptions): Promise<Reco
  * which requests reach the API.
  */
 export function registerOriginCheck(app: FastifyInstance, { publicUrl }: { publicUrl: string }) {
-  const configured = new URL(publicUrl).origin;
+  const accepted = new Set(acceptedOrigins(publicUrl));
   // Callback-style hooks: no promise per request on this path every answer takes.
   app.addHook('onRequest', (request, _reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
@@ -77,7 +93,7 @@ export function registerOriginCheck(app: FastifyInstance, { publicUrl }: { publi
     const origin = request.headers.origin;
     if (!origin) return done();
     const sameHost = `${request.protocol}://${request.host}`;
-    if (origin !== configured && origin !== sameHost) {
+    if (!accepted.has(origin) && origin !== sameHost) {
       return done(new AppError('forbidden', `Requests from origin ${origin} are not accepted`));
     }
     done();

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { job, type JobStatus } from '../../db/schema';
 import { noteJobEnqueued } from './job-wake';
@@ -7,7 +7,19 @@ export interface EnqueueOptions {
   /** Earliest time to run; now when omitted. */
   runAt?: Date;
   maxAttempts?: number;
+  /**
+   * Fields of the (object) payload that carry a secret, such as a mail whose
+   * text holds an invitation link: they are removed from the row once the job
+   * is done, so no backup or reader of the database finds a working link.
+   * A pending or dead job keeps them: it still has to run (decision 002).
+   */
+  secretFields?: string[];
 }
+
+/** The payload key listing its secret fields; removed with them when the job is done, and never shown to a handler. */
+export const SECRET_FIELDS_KEY = '$secret';
+/** What a done job's payload says instead: which fields it held and no longer does. */
+export const CLEARED_FIELDS_KEY = '$cleared';
 
 /**
  * Records a side effect to carry out after the caller's transaction commits.
@@ -15,13 +27,31 @@ export interface EnqueueOptions {
  * Inside a request the worker is woken when the request is done (job-wake.ts).
  */
 export async function enqueueJob(db: Db, queue: string, payload: unknown, options: EnqueueOptions = {}): Promise<number> {
+  const stored = options.secretFields?.length ? withSecretFields(payload, options.secretFields) : payload;
   const [row] = await db
     .insert(job)
-    .values({ queue, payload, ...(options.runAt ? { runAt: options.runAt } : {}), ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}) })
+    .values({
+      queue,
+      payload: stored,
+      ...(options.runAt ? { runAt: options.runAt } : {}),
+      ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
+    })
     .returning({ id: job.id });
   if (!row) throw new Error('enqueueJob: insert returned no row');
   noteJobEnqueued();
   return row.id;
+}
+
+function withSecretFields(payload: unknown, fields: string[]): Record<string, unknown> {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new Error('enqueueJob: secretFields needs an object payload');
+  return { ...payload, [SECRET_FIELDS_KEY]: fields };
+}
+
+/** The payload as its handler sees it: without the list of its secret fields. */
+function handlerPayload(payload: unknown): unknown {
+  if (typeof payload !== 'object' || payload === null || !(SECRET_FIELDS_KEY in payload)) return payload;
+  const { [SECRET_FIELDS_KEY]: _fields, ...rest } = payload as Record<string, unknown>;
+  return rest;
 }
 
 export interface ClaimedJob {
@@ -53,16 +83,45 @@ export async function claimDueJobs(db: Db, { limit, leaseMs }: { limit: number; 
         limit ${limit}
         for update skip locked)
     returning id, queue, payload, attempts, max_attempts`)) as unknown as { rows: Row[] };
-  return result.rows.map((r) => ({ id: Number(r.id), queue: r.queue, payload: r.payload, attempts: r.attempts, maxAttempts: r.max_attempts }));
+  return result.rows.map((r) => ({ id: Number(r.id), queue: r.queue, payload: handlerPayload(r.payload), attempts: r.attempts, maxAttempts: r.max_attempts }));
 }
 
-/** Marks jobs that ran done, in one statement. */
+/**
+ * A payload without the secret fields it lists, and saying which they were
+ * (`{"to": …, "subject": …, "$cleared": ["text", "html"]}`); any other payload as it is.
+ */
+const payloadWithoutSecrets = sql`case when ${job.payload} ? ${SECRET_FIELDS_KEY}
+  then (${job.payload} - ${SECRET_FIELDS_KEY}::text - array(select jsonb_array_elements_text(${job.payload} -> ${SECRET_FIELDS_KEY}::text)))
+       || jsonb_build_object(${CLEARED_FIELDS_KEY}::text, ${job.payload} -> ${SECRET_FIELDS_KEY}::text)
+  else ${job.payload} end`;
+
+/** Marks jobs that ran done, in one statement, and removes the secret fields their payloads carried. */
 export async function markJobsDone(db: Db, ids: number[]) {
   if (ids.length === 0) return;
   await db
     .update(job)
-    .set({ status: 'done', lockedUntil: null, lastError: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
+    .set({ status: 'done', payload: payloadWithoutSecrets, lockedUntil: null, lastError: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
     .where(inArray(job.id, ids));
+}
+
+/**
+ * Deletes done jobs that finished more than `olderThanMs` ago, a batch at a
+ * time (so no statement holds many rows). Pending, running and dead jobs
+ * stay. Returns how many went.
+ */
+export async function pruneDoneJobs(db: Db, olderThanMs: number, batch = 1000): Promise<number> {
+  let pruned = 0;
+  for (;;) {
+    const cutoff = sql`now() - ${`${Math.round(olderThanMs)} milliseconds`}::interval`;
+    const due = db
+      .select({ id: job.id })
+      .from(job)
+      .where(and(eq(job.status, 'done'), lt(job.finishedAt, cutoff)))
+      .limit(batch);
+    const rows = await db.delete(job).where(inArray(job.id, due)).returning({ id: job.id });
+    pruned += rows.length;
+    if (rows.length < batch) return pruned;
+  }
 }
 
 /** Schedules the next try, or ends the job as `dead` (kept, visible, retryable) after its last attempt. */

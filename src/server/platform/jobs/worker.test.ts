@@ -4,6 +4,7 @@ import { job } from '../../db/schema';
 import { backends, createTestDatabase, type TestDatabase } from '../../../test/databases';
 import { openDatabase } from '../../db/client';
 import { countJobsByStatus, enqueueJob, retryDeadJobs } from './outbox';
+import { sql } from 'drizzle-orm';
 import { backoffDelay, JobWorker, mergeJobHandlers, type JobHandler } from './worker';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -138,5 +139,86 @@ describe.each(backends)('job worker on %s', (backend) => {
     while (done.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await w.stop();
     expect(done).toEqual([1]);
+  });
+
+  const payloadText = async (id: number) =>
+    (await database.db.execute(sql`select payload::text as p from ${job} where id = ${id}`)) as unknown as { rows: { p: string }[] };
+
+  it('removes the secret fields of a job once it is done, and never shows their list to the handler', async () => {
+    const secret = 'Zq9-secret-token-4fV2';
+    const seen: unknown[] = [];
+    const id = await enqueueJob(
+      database.db,
+      'test.mail',
+      { to: 'ana@example.com', subject: 'Your invitation', text: `Open https://x.test/invite#${secret}`, html: `<a href="https://x.test/invite#${secret}">` },
+      { secretFields: ['text', 'html'] },
+    );
+    // Pending, the job still has what it needs.
+    expect((await payloadText(id)).rows[0]?.p).toContain(secret);
+    await worker({ 'test.mail': async (payload) => void seen.push(payload) }).runOnce();
+    expect(seen).toEqual([
+      { to: 'ana@example.com', subject: 'Your invitation', text: `Open https://x.test/invite#${secret}`, html: `<a href="https://x.test/invite#${secret}">` },
+    ]);
+    const [row] = await database.db.select().from(job).where(eq(job.id, id));
+    expect(row).toMatchObject({ status: 'done', payload: { to: 'ana@example.com', subject: 'Your invitation', $cleared: ['text', 'html'] } });
+    const all = (await database.db.execute(sql`select payload::text as p from ${job}`)) as unknown as { rows: { p: string }[] };
+    expect(all.rows.map((r) => r.p).join('\n')).not.toContain(secret);
+  });
+
+  it('keeps the secret of a job that failed and of a dead one (a retry needs it), and removes it once a retry succeeds', async () => {
+    const secret = 'dead-but-kept-Xy7';
+    const id = await enqueueJob(database.db, 'test.mail', { to: 'ana@example.com', text: secret }, { secretFields: ['text'], maxAttempts: 2 });
+    const failing = worker({
+      'test.mail': async () => {
+        throw new Error('SMTP said no');
+      },
+    });
+    await failing.runOnce();
+    expect((await payloadText(id)).rows[0]?.p).toContain(secret);
+    for (let i = 0; i < 5 && (await database.db.select().from(job).where(eq(job.id, id)))[0]?.status !== 'dead'; i++) await failing.runOnce();
+    expect((await database.db.select().from(job).where(eq(job.id, id)))[0]?.status).toBe('dead');
+    expect((await payloadText(id)).rows[0]?.p).toContain(secret);
+
+    await retryDeadJobs(database.db, [id]);
+    const seen: unknown[] = [];
+    await worker({ 'test.mail': async (payload) => void seen.push(payload) }).runOnce();
+    expect(seen).toEqual([{ to: 'ana@example.com', text: secret }]);
+    expect((await payloadText(id)).rows[0]?.p).not.toContain(secret);
+  });
+
+  it('leaves a payload without secret fields as it was when done', async () => {
+    const id = await enqueueJob(database.db, 'test.echo', { to: 'team@example.com', text: 'A new sign-up' });
+    await worker({ 'test.echo': async () => {} }).runOnce();
+    expect((await database.db.select().from(job).where(eq(job.id, id)))[0]?.payload).toEqual({ to: 'team@example.com', text: 'A new sign-up' });
+  });
+
+  it('deletes done jobs past their retention when the worker starts, and keeps every other job', async () => {
+    const ids = {
+      oldDone: await enqueueJob(database.db, 'test.echo', { n: 'old done' }),
+      recentDone: await enqueueJob(database.db, 'test.echo', { n: 'recent done' }),
+      oldDead: await enqueueJob(database.db, 'test.echo', { n: 'old dead' }),
+      pending: await enqueueJob(database.db, 'test.echo', { n: 'pending' }, { runAt: new Date(Date.now() + 3_600_000) }),
+    };
+    const daysAgo = (days: number) => sql`now() - ${`${days} days`}::interval`;
+    await database.db
+      .update(job)
+      .set({ status: 'done', finishedAt: daysAgo(8) })
+      .where(eq(job.id, ids.oldDone));
+    await database.db
+      .update(job)
+      .set({ status: 'done', finishedAt: daysAgo(6) })
+      .where(eq(job.id, ids.recentDone));
+    await database.db
+      .update(job)
+      .set({ status: 'dead', finishedAt: daysAgo(30) })
+      .where(eq(job.id, ids.oldDead));
+
+    const w = new JobWorker({ db: database.db, handlers: {}, logger: silent, pollMs: 60_000, doneJobRetentionMs: 7 * 24 * 3_600_000 });
+    w.start();
+    const deadline = Date.now() + 10_000;
+    const remaining = async () => (await database.db.select({ id: job.id }).from(job)).map((r) => r.id).sort((a, b) => a - b);
+    while ((await remaining()).includes(ids.oldDone) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await w.stop();
+    expect(await remaining()).toEqual([ids.recentDone, ids.oldDead, ids.pending].sort((a, b) => a - b));
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import { claimDueJobs, markJobFailed, markJobsDone, type ClaimedJob } from './outbox';
+import { claimDueJobs, markJobFailed, markJobsDone, pruneDoneJobs, type ClaimedJob } from './outbox';
 
 export type JobHandler = (payload: unknown, job: ClaimedJob) => Promise<void>;
 
@@ -27,7 +27,13 @@ export interface JobWorkerOptions {
   maxBackoffMs?: number;
   batchSize?: number;
   leaseMs?: number;
+  /** How long a done job is kept (JOB_RETENTION_DAYS) before the worker deletes it. */
+  doneJobRetentionMs?: number;
+  /** How often the running worker deletes the done jobs past their time: at start, then this often. */
+  pruneEveryMs?: number;
 }
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Exponential backoff with jitter: base · 2^(attempt-1), capped, ±20%. */
 export function backoffDelay(attempt: number, baseMs: number, maxMs: number, random = Math.random): number {
@@ -45,9 +51,19 @@ export class JobWorker {
   private wake: (() => void) | null = null;
   private nudged = false;
   private loop: Promise<void> | null = null;
+  private nextPruneAt = 0;
 
   constructor(options: JobWorkerOptions) {
-    this.options = { pollMs: 1000, baseBackoffMs: 5000, maxBackoffMs: 15 * 60_000, batchSize: 10, leaseMs: 5 * 60_000, ...options };
+    this.options = {
+      pollMs: 1000,
+      baseBackoffMs: 5000,
+      maxBackoffMs: 15 * 60_000,
+      batchSize: 10,
+      leaseMs: 5 * 60_000,
+      doneJobRetentionMs: 7 * DAY_MS,
+      pruneEveryMs: 60 * 60_000,
+      ...options,
+    };
   }
 
   start() {
@@ -84,6 +100,14 @@ export class JobWorker {
     return claimed.length;
   }
 
+  /** Deletes the done jobs kept longer than `doneJobRetentionMs`. Returns how many. */
+  async pruneOnce(): Promise<number> {
+    const { db, doneJobRetentionMs, logger } = this.options;
+    const pruned = await pruneDoneJobs(db, doneJobRetentionMs);
+    if (pruned > 0) logger.info({ pruned, retentionMs: doneJobRetentionMs }, 'done jobs past their retention deleted');
+    return pruned;
+  }
+
   /** Runs one job's handler; a failure is recorded on the job (retry or dead). True when it succeeded. */
   private async execute(job: ClaimedJob): Promise<boolean> {
     const { db, handlers, logger, baseBackoffMs, maxBackoffMs } = this.options;
@@ -111,6 +135,10 @@ export class JobWorker {
       let ran = 0;
       try {
         this.nudged = false;
+        if (Date.now() >= this.nextPruneAt) {
+          this.nextPruneAt = Date.now() + this.options.pruneEveryMs;
+          await this.pruneOnce();
+        }
         ran = await this.runOnce();
       } catch (error) {
         // The database may be briefly unreachable; keep polling.

@@ -6,9 +6,14 @@ import { MailMessageSchema, type MailMessage, type Mailer } from './mailer';
 
 export const MAIL_QUEUE = 'mail.send';
 
-/** Queues an e-mail in the caller's transaction; the worker sends it after commit, with retries. */
-export function enqueueMail(db: Db, message: MailMessage) {
-  return enqueueJob(db, MAIL_QUEUE, MailMessageSchema.parse(message));
+/**
+ * Queues an e-mail in the caller's transaction; the worker sends it after
+ * commit, with retries. `secret`: the mail carries a link that works as a key
+ * (an invitation, a password reset), so its text and HTML leave the outbox
+ * once it is sent; its addressee and subject stay until the job is pruned.
+ */
+export function enqueueMail(db: Db, message: MailMessage, { secret = false }: { secret?: boolean } = {}) {
+  return enqueueJob(db, MAIL_QUEUE, MailMessageSchema.parse(message), secret ? { secretFields: ['text', 'html'] } : {});
 }
 
 export function mailJobHandler(mailer: Mailer): JobHandler {

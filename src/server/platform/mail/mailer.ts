@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -12,6 +13,8 @@ export const MailMessageSchema = z.object({
   text: z.string(),
   html: z.string().optional(),
   replyTo: z.string().optional(),
+  /** The team a mail is sent for: its From name becomes "<team> via <brand>", at the configured address. */
+  sentFor: z.string().trim().min(1).max(200).optional(),
 });
 export type MailMessage = z.infer<typeof MailMessageSchema>;
 
@@ -72,14 +75,40 @@ export function mailDropText(message: Pick<MailMessage, 'to' | 'subject'>, text:
   return `To: ${message.to}\nSubject: ${message.subject}\n\n${body}${inline.length ? `\nLinks:\n${inline.join('\n')}\n` : ''}`;
 }
 
+/** Who a mail comes from: MAIL_FROM, or for a team "Harbor Lending via Coverly" at MAIL_FROM's address. */
+interface SenderOptions {
+  /** MAIL_FROM: `Coverly <no-reply@coverly.localhost>`. */
+  from: string;
+  /** BRAND_NAME: after "via" when MAIL_FROM has no display name. */
+  brandName?: string;
+}
+
+/**
+ * The sender of each message: MAIL_FROM as it is, or — for a mail sent for a
+ * team — the team's name "via" MAIL_FROM's display name (or the brand), at
+ * MAIL_FROM's address. nodemailer quotes and encodes the name.
+ */
+export function senderFor({ from, brandName = 'Coverly' }: SenderOptions): (sentFor: string | undefined) => string | { name: string; address: string } {
+  const [parsed] = addressparser(from, { flatten: true });
+  const address = parsed?.address ?? from;
+  const via = parsed?.name || brandName;
+  return (sentFor) => (sentFor ? { name: `${sentFor} via ${via}`, address } : from);
+}
+
+/** A message as nodemailer takes it: `sentFor` turned into its From. */
+function forNodemailer({ sentFor, ...message }: MailMessage, sender: ReturnType<typeof senderFor>) {
+  return { from: sender(sentFor), ...message };
+}
+
 /** Mail over SMTP (`SMTP_URL`). Fails fast when the server is down, so the job retries later. */
-export function createSmtpMailer({ url, from }: { url: string; from: string }): Mailer {
+export function createSmtpMailer({ url, ...sender }: { url: string } & SenderOptions): Mailer {
   const transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as SMTPTransport.Options);
   const target = new URL(url);
+  const senderOf = senderFor(sender);
   return {
     describe: `${target.protocol}//${target.hostname}:${target.port || (target.protocol === 'smtps:' ? 465 : 587)}`,
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await transport.sendMail(forNodemailer(message, senderOf));
       return { messageId: info.messageId };
     },
     close: () => transport.close(),
@@ -94,8 +123,9 @@ export function createSmtpMailer({ url, from }: { url: string; from: string }): 
  * unencoded (7bit/8bit) rather than quoted-printable, so a link in it stays
  * whole on one line; the HTML part keeps nodemailer's encoding.
  */
-export function createFileMailer({ dir, from, logger }: { dir: string; from: string; logger: Logger }): Mailer {
+export function createFileMailer({ dir, logger, ...sender }: { dir: string; logger: Logger } & SenderOptions): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const senderOf = senderFor(sender);
   return {
     describe: dir,
     async send(message) {
@@ -106,7 +136,7 @@ export function createFileMailer({ dir, from, logger }: { dir: string; from: str
       // characters, whatever Content-Transfer-Encoding it is told; a raw part is written as is.
       const textPart =
         encoding && message.html ? { raw: `Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${text}` } : text;
-      const info = await transport.sendMail({ from, ...message, text: textPart });
+      const info = await transport.sendMail({ ...forNodemailer(message, senderOf), text: textPart });
       const composed = (info.message as Buffer).toString('utf8');
       const eml = encoding && !message.html ? withUnencodedBody(composed, text, encoding) : composed;
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -121,8 +151,12 @@ export function createFileMailer({ dir, from, logger }: { dir: string; from: str
   };
 }
 
-export function createMailer(config: { smtpUrl: string | undefined; mailFrom: string; dataDir: string }, logger: Logger): Mailer {
+export function createMailer(
+  config: { smtpUrl: string | undefined; mailFrom: string; dataDir: string; publicConfig: { brandName: string } },
+  logger: Logger,
+): Mailer {
+  const sender = { from: config.mailFrom, brandName: config.publicConfig.brandName };
   return config.smtpUrl
-    ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
-    : createFileMailer({ dir: path.join(config.dataDir, 'mail'), from: config.mailFrom, logger });
+    ? createSmtpMailer({ url: config.smtpUrl, ...sender })
+    : createFileMailer({ dir: path.join(config.dataDir, 'mail'), logger, ...sender });
 }

@@ -62,6 +62,8 @@ export default function SignInPage() {
       setSubmitting(false);
       if (caught instanceof ApiError && (caught.status === 401 || caught.status === 400)) setError(WRONG_CREDENTIALS);
       else if (caught instanceof ApiError && caught.status === 429) setError('Too many attempts. Wait a minute, then try again.');
+      // The server says why it refused (e.g. the page was opened at an address other than PUBLIC_URL, and where to open it).
+      else if (caught instanceof ApiError && caught.status === 403) setError(caught.message);
       else {
         notifyError('Sign-in failed', caught);
       }
