@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { COUNTER_ANIMATION_MS } from '../src/shared/constants';
 import { expect, expectNoAxeViolations, test } from './fixtures';
+import { holdScripts, hydrated, painted } from './hold-scripts';
 
 /** Whether Chromium exposes the button named `name` as expanded (a popover's invoker carries no aria-expanded attribute). */
 async function expandedState(page: Page, name: string): Promise<boolean | undefined> {
@@ -11,19 +12,6 @@ async function expandedState(page: Page, name: string): Promise<boolean | undefi
   const expanded = button?.properties?.find((property) => property.name === 'expanded');
   return expanded ? Boolean(expanded.value.value) : undefined;
 }
-
-/** Holds every script of the page until the returned function is called: the page shows and works as HTML meanwhile. */
-async function holdScripts(page: Page): Promise<() => void> {
-  let release = () => {};
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/.*\.js$/, async (route) => {
-    await gate;
-    await route.continue();
-  });
-  return release;
-}
-
-const hydrated = (page: Page) => page.locator('html[data-hydrated="true"]').waitFor();
 
 /** The number each hero counter shows now: the animated CSS counter (its --count-shown), or the text where there is none. */
 const shownCounters = (page: Page) =>
@@ -138,6 +126,7 @@ test.describe('/ landing page', () => {
     });
     const release = await holdScripts(page);
     await page.goto('/', { waitUntil: 'commit' });
+    await painted(page);
     await expect(page.getByTestId('counter')).toHaveCount(3);
     await page.waitForTimeout(300);
     release();
@@ -155,6 +144,7 @@ test.describe('/ landing page', () => {
   test('shows the final counter values at once to people who prefer reduced motion', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/', { waitUntil: 'commit' });
+    await painted(page);
     await expect(page.getByTestId('counter')).toHaveCount(3);
     expect(await shownCounters(page)).toEqual([2, 50, 100]);
     const running = await page.getByTestId('counter-figure').evaluateAll((figures) => figures.flatMap((figure) => figure.getAnimations()).length);
@@ -267,6 +257,7 @@ test.describe('/ before its scripts have run', () => {
     test.skip(!isMobile, 'the menu toggle is on small screens only');
     const release = await holdScripts(page);
     await page.goto('/', { waitUntil: 'commit' });
+    await painted(page);
     const toggle = page.getByRole('banner').getByRole('button', { name: 'Menu' });
     await toggle.tap();
     const menu = page.getByTestId('mobile-menu');
