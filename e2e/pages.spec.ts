@@ -103,6 +103,8 @@ test.describe('unexpected application error', () => {
     // A deploy replaced the sign-in chunk while this tab was open: its download fails.
     await page.route(/\/assets\/signin-page-.*\.js$/, (route) => route.abort('failed'));
     await page.goto('/join-waitlist');
+    // The app loads after the first paint: until it is there, the link is a plain one that loads the next page.
+    await hydrated(page);
     await page.getByRole('link', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
     await expect(page.locator('pre')).toContainText(/signin-page|dynamically imported module/i);
