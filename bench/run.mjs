@@ -3,8 +3,8 @@
 //
 //   http      GET /healthz of the real app ÷ a bare node:http server   (≥ 0.8)
 //   waitlist  sign-ups/s on PostgreSQL ÷ pgbench, same transaction     (≥ 0.5)
-//   pages     Lighthouse of the public pages, their JavaScript, and the
-//             landing page's LCP ÷ the same page without scripts        (≤ 1.2)
+//   pages     Lighthouse of the public pages, their JavaScript, and each
+//             page's LCP ÷ the same page without scripts                (≤ 1.2)
 //   pipeline  GET /api/teams/:teamId/loans, 10,000 loans on PostgreSQL,
 //             p95 (default view, search) beside the bare SELECT         (≤ 50 ms)
 //

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, test } from './fixtures';
+import { holdScripts, painted } from './hold-scripts';
 
 const FIELD_LABELS = [
   'Loan amount',
@@ -236,5 +237,29 @@ test.describe('/dscr-calculator', () => {
     await page.getByLabel('Short-term rental').check();
     await expect(page.getByLabel('Annual rental revenue')).toBeVisible();
     await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('/dscr-calculator before its scripts have run', () => {
+  test('keeps what was typed before the app arrived, beside what the address says', async ({ page }) => {
+    const release = await holdScripts(page);
+    await page.goto(`/dscr-calculator?${workedExampleQuery}`, { waitUntil: 'commit' });
+    await painted(page);
+    // The prerendered form holds the defaults until the app reads the address; the visitor types meanwhile.
+    await page.getByLabel('Loan amount').fill('350,000');
+    await page.getByLabel('Interest-only').check();
+    release();
+    await hydrated(page);
+    await expect(page.getByLabel('Loan amount')).toHaveValue('350,000');
+    await expect(page.getByLabel('Interest-only')).toBeChecked();
+    await expect(page.getByLabel('Gross monthly rent')).toHaveValue('4,200');
+    // Interest-only: 350,000 × 7.25 % ÷ 12 = 2,114.58.
+    await expect(result(page, 'pi')).toHaveText('$2,114.58');
+    // A change after hydration keeps the earlier ones.
+    await page.getByLabel('Target DSCR').fill('1.2');
+    await expect(page.getByLabel('Loan amount')).toHaveValue('350,000');
+    await expect(page).toHaveURL(/[?&]amount=350000&/);
+    await expect(page).toHaveURL(/[?&]io=1&/);
+    await expect(page).toHaveURL(/[?&]target=1\.2$/);
   });
 });

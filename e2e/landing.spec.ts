@@ -1,4 +1,26 @@
+import type { Page } from '@playwright/test';
+import { COUNTER_ANIMATION_MS } from '../src/shared/constants';
 import { expect, expectNoAxeViolations, test } from './fixtures';
+import { holdScripts, hydrated, painted } from './hold-scripts';
+
+/** Whether Chromium exposes the button named `name` as expanded (a popover's invoker carries no aria-expanded attribute). */
+async function expandedState(page: Page, name: string): Promise<boolean | undefined> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  const button = nodes.find((node) => !node.ignored && node.role?.value === 'button' && node.name?.value === name);
+  const expanded = button?.properties?.find((property) => property.name === 'expanded');
+  return expanded ? Boolean(expanded.value.value) : undefined;
+}
+
+/** The number each hero counter shows now: the animated CSS counter (its --count-shown), or the text where there is none. */
+const shownCounters = (page: Page) =>
+  page.getByTestId('counter').evaluateAll((cells) =>
+    cells.map((cell) => {
+      const figure = cell.querySelector('[data-testid="counter-figure"]');
+      return figure ? Number(getComputedStyle(figure).getPropertyValue('--count-shown')) : Number.parseInt(cell.textContent ?? '', 10);
+    }),
+  );
 
 test.describe('/ landing page', () => {
   test('has the header anchors and links, and the hero calls to action', async ({ page, isMobile }) => {
@@ -6,26 +28,28 @@ test.describe('/ landing page', () => {
     await expect(page).toHaveTitle('Coverly — DSCR loan tracking for mortgage brokers');
     const header = page.getByRole('banner');
     if (isMobile) {
-      const toggle = header.getByRole('button', { name: 'Open menu' });
-      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      const toggle = header.getByRole('button', { name: 'Menu' });
+      expect(await expandedState(page, 'Menu')).toBe(false);
       await expect(page.getByTestId('mobile-menu')).toBeHidden();
       await toggle.click();
-      await expect(header.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
       await expect(page.getByTestId('mobile-menu')).toBeVisible();
-      await header.getByRole('button', { name: 'Close menu' }).click();
+      expect(await expandedState(page, 'Menu')).toBe(true);
+      await toggle.click();
       await expect(page.getByTestId('mobile-menu')).toBeHidden();
-      await header.getByRole('button', { name: 'Open menu' }).click();
+      expect(await expandedState(page, 'Menu')).toBe(false);
+      await toggle.click();
     }
     const nav = isMobile ? page.getByTestId('mobile-menu') : header;
     for (const id of ['features', 'how-it-works', 'pricing']) {
-      await expect(nav.locator(`a[href="#${id}"]`)).toBeVisible();
+      // The header holds the closed phone menu too (hidden): the visible anchor is the one for this screen.
+      await expect(nav.locator(`a[href="#${id}"]`).filter({ visible: true })).toBeVisible();
       await expect(page.locator(`section#${id}`)).toHaveCount(1);
     }
     await expect(nav.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/signin');
     await expect(nav.getByRole('link', { name: 'Join Waitlist' })).toHaveAttribute('href', '/join-waitlist');
 
     // An anchor in the (mobile) menu scrolls to its section and closes the menu.
-    await nav.locator('a[href="#pricing"]').click();
+    await nav.locator('a[href="#pricing"]').filter({ visible: true }).click();
     await expect(page.locator('section#pricing')).toBeInViewport();
     if (isMobile) await expect(page.getByTestId('mobile-menu')).toBeHidden();
 
@@ -38,34 +62,93 @@ test.describe('/ landing page', () => {
     await expect(page).toHaveURL(/#how-it-works$/);
   });
 
-  test('counts up to 2x, 50% and 100%', async ({ page }) => {
+  test('counts up to 2x, 50% and 100%, and says so to assistive technology', async ({ page }) => {
     await page.goto('/');
+    await expect.poll(() => shownCounters(page)).toEqual([2, 50, 100]);
+    // The animated figures are hidden from assistive technology; each counter's real text is its final value.
     await expect(page.getByTestId('counter')).toHaveText(['2x', '50%', '100%']);
+    await expect(page.getByTestId('counter-figure').first()).toHaveAttribute('aria-hidden', 'true');
+    const counters = page.locator('dl').filter({ has: page.getByTestId('counter') });
+    await expect(counters).toMatchAriaSnapshot(`
+      - term: Faster closings
+      - definition: 2x
+      - term: Less back-and-forth
+      - definition: 50%
+      - term: Document visibility
+      - definition: 100%
+    `);
   });
 
-  test('animates the counters over 1,200 ms', async ({ page }) => {
-    await page.clock.install({ time: new Date('2026-01-05T09:00:00Z') });
-    await page.clock.pauseAt(new Date('2026-01-05T09:00:01Z'));
+  test('animates the counters over 1,200 ms in CSS, from the first paint', async ({ page }) => {
     await page.goto('/');
-    // Once hydrated, the counters start from zero; no frame runs while the clock is paused.
-    await expect(page.getByTestId('counter')).toHaveText(['0x', '0%', '0%']);
-    await page.clock.runFor(400);
-    const midway = await page.getByTestId('counter').allTextContents();
-    expect(midway).not.toEqual(['0x', '0%', '0%']);
-    expect(midway).not.toEqual(['2x', '50%', '100%']);
-    await page.clock.runFor(600);
-    await expect(page.getByTestId('counter')).not.toHaveText(['2x', '50%', '100%']);
-    await page.clock.runFor(250);
-    await expect(page.getByTestId('counter')).toHaveText(['2x', '50%', '100%']);
+    // Each figure runs one CSS animation; pausing them lets the test read any moment of it.
+    const seek = (ms: number) =>
+      page.getByTestId('counter-figure').evaluateAll((figures, at) => {
+        for (const animation of figures.flatMap((figure) => figure.getAnimations())) {
+          animation.pause();
+          animation.currentTime = at;
+        }
+      }, ms);
+    const durations = await page
+      .getByTestId('counter-figure')
+      .evaluateAll((figures) => figures.flatMap((figure) => figure.getAnimations().map((a) => a.effect?.getComputedTiming().duration)));
+    expect(durations).toEqual([COUNTER_ANIMATION_MS, COUNTER_ANIMATION_MS, COUNTER_ANIMATION_MS]);
+    await seek(0);
+    expect(await shownCounters(page)).toEqual([0, 0, 0]);
+    await seek(400);
+    const midway = await shownCounters(page);
+    expect(midway).not.toEqual([0, 0, 0]);
+    expect(midway).not.toEqual([2, 50, 100]);
+    await seek(1000);
+    expect(await shownCounters(page)).not.toEqual([2, 50, 100]);
+    await seek(COUNTER_ANIMATION_MS);
+    expect(await shownCounters(page)).toEqual([2, 50, 100]);
+  });
+
+  test('never shows a counter going back, even when the app hydrates in the middle of the count', async ({ page }) => {
+    // Every frame's numbers, from the first one the page has.
+    await page.addInitScript(() => {
+      const samples: number[][] = [];
+      Object.assign(window, { counterSamples: samples });
+      const sample = () => {
+        const cells = [...document.querySelectorAll('[data-testid="counter"]')];
+        if (cells.length > 0) {
+          samples.push(
+            cells.map((cell) => {
+              const figure = cell.querySelector('[data-testid="counter-figure"]');
+              return figure ? Number(getComputedStyle(figure).getPropertyValue('--count-shown')) : Number.parseInt(cell.textContent ?? '', 10);
+            }),
+          );
+        }
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+    const release = await holdScripts(page);
+    await page.goto('/', { waitUntil: 'commit' });
+    await painted(page);
+    await expect(page.getByTestId('counter')).toHaveCount(3);
+    await page.waitForTimeout(300);
+    release();
+    await hydrated(page);
+    await page.waitForTimeout(COUNTER_ANIMATION_MS);
+    const samples = await page.evaluate(() => (window as unknown as { counterSamples: number[][] }).counterSamples);
+    expect(samples.length).toBeGreaterThan(10);
+    expect(samples[0]).not.toEqual([2, 50, 100]);
+    expect(samples.at(-1)).toEqual([2, 50, 100]);
+    for (let i = 1; i < samples.length; i++) {
+      for (let c = 0; c < 3; c++) expect(samples[i]![c], `counter ${c + 1}, frame ${i}`).toBeGreaterThanOrEqual(samples[i - 1]![c]!);
+    }
   });
 
   test('shows the final counter values at once to people who prefer reduced motion', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.clock.install();
-    await page.clock.pauseAt(Date.now() + 1000);
-    await page.goto('/');
-    await page.clock.runFor(50);
-    await expect(page.getByTestId('counter')).toHaveText(['2x', '50%', '100%']);
+    await page.goto('/', { waitUntil: 'commit' });
+    await painted(page);
+    await expect(page.getByTestId('counter')).toHaveCount(3);
+    expect(await shownCounters(page)).toEqual([2, 50, 100]);
+    const running = await page.getByTestId('counter-figure').evaluateAll((figures) => figures.flatMap((figure) => figure.getAnimations()).length);
+    expect(running).toBe(0);
   });
 
   test('shows the dashboard mockup: 70% progress, five timeline steps, Broker and Borrower comments', async ({ page }) => {
@@ -166,5 +249,69 @@ test.describe('/ landing page', () => {
     await expect(cta).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/join-waitlist$/);
+  });
+});
+
+test.describe('/ before its scripts have run', () => {
+  test('the phone menu opens at the first tap, and stays open when the app arrives', async ({ page, isMobile }) => {
+    test.skip(!isMobile, 'the menu toggle is on small screens only');
+    const release = await holdScripts(page);
+    await page.goto('/', { waitUntil: 'commit' });
+    await painted(page);
+    const toggle = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+    await toggle.tap();
+    const menu = page.getByTestId('mobile-menu');
+    await expect(menu).toBeVisible();
+    expect(await expandedState(page, 'Menu')).toBe(true);
+    await expect(menu.locator('a[href="#pricing"]')).toBeVisible();
+
+    release();
+    await hydrated(page);
+    await expect(menu).toBeVisible();
+    // With the app there, an anchor in the menu closes it as it scrolls.
+    await menu.locator('a[href="#pricing"]').tap();
+    await expect(page.locator('section#pricing')).toBeInViewport();
+    await expect(menu).toBeHidden();
+  });
+
+  test('the phone menu works by keyboard: Escape closes it and gives focus back to its toggle', async ({ page, isMobile }) => {
+    test.skip(!isMobile, 'the menu toggle is on small screens only');
+    await page.goto('/');
+    const toggle = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByTestId('mobile-menu');
+    await expect(menu).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(menu.locator('a[href="#features"]')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(toggle).toBeFocused();
+  });
+});
+
+test.describe('/ without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the phone menu opens and closes, and its anchors navigate', async ({ page, isMobile }) => {
+    test.skip(!isMobile, 'the menu toggle is on small screens only');
+    await page.goto('/');
+    const toggle = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+    const menu = page.getByTestId('mobile-menu');
+    await expect(menu).toBeHidden();
+    await toggle.tap();
+    await expect(menu).toBeVisible();
+    expect(await expandedState(page, 'Menu')).toBe(true);
+    await toggle.tap();
+    await expect(menu).toBeHidden();
+    await toggle.tap();
+    await menu.locator('a[href="#how-it-works"]').tap();
+    await expect(page).toHaveURL(/#how-it-works$/);
+  });
+
+  test('the counters still count up to 2x, 50% and 100%', async ({ page }) => {
+    await page.goto('/');
+    await expect.poll(() => shownCounters(page)).toEqual([2, 50, 100]);
+    await expect(page.getByTestId('counter')).toHaveText(['2x', '50%', '100%']);
   });
 });

@@ -1,5 +1,6 @@
 import { E2E_LIMITED_PORT } from '../playwright.config';
 import { expect, expectNoAxeViolations, test } from './fixtures';
+import { holdScripts, hydrated, painted } from './hold-scripts';
 
 test.describe('/signin', () => {
   test('has the specified fields and links, checked by the browser', async ({ page }) => {
@@ -19,6 +20,52 @@ test.describe('/signin', () => {
     await page.getByRole('link', { name: 'Join the waitlist' }).click();
     await expect(page).toHaveURL(/\/join-waitlist$/);
     await expect(page.getByRole('heading', { name: 'Join the Waitlist' })).toBeVisible();
+  });
+});
+
+test.describe('/signin before its scripts have run', () => {
+  test('keeps what was typed when the app arrives, and a submit waits for the app instead of leaving the page', async ({ page, baseURL, consoleGuard }) => {
+    consoleGuard.allow(/status of 401/);
+    const navigations: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) navigations.push(`${request.method()} ${request.url()}`);
+    });
+    const release = await holdScripts(page);
+    await page.goto('/signin', { waitUntil: 'commit' });
+    await painted(page);
+    const email = page.getByLabel('Email');
+    const password = page.getByLabel('Password');
+    await email.fill('nobody@coverly.test');
+    await password.fill('not-the-password-1');
+    await password.press('Enter');
+    // Nothing leaves the page while the app is away: no GET with the password in the address, no POST.
+    await page.waitForTimeout(500);
+    expect(navigations).toEqual([`GET ${baseURL}/signin`]);
+
+    release();
+    await hydrated(page);
+    // The held submit goes through the app once it is there, with what was typed.
+    await expect(page.getByRole('alert')).toHaveText('The e-mail or password is incorrect.');
+    await expect(email).toHaveValue('nobody@coverly.test');
+    await expect(password).toHaveValue('not-the-password-1');
+    expect(navigations).toEqual([`GET ${baseURL}/signin`]);
+    await expect(page).toHaveURL(/\/signin$/);
+  });
+});
+
+test.describe('/signin without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a submit posts the form: the password never goes into the address', async ({ page, consoleGuard }) => {
+    consoleGuard.allow(/Failed to load resource/);
+    await page.goto('/signin');
+    await page.getByLabel('Email').fill('nobody@coverly.test');
+    await page.getByLabel('Password').fill('not-the-password-1');
+    const sent = page.waitForRequest((request) => request.isNavigationRequest() && request.method() !== 'GET');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    const request = await sent;
+    expect(request.method()).toBe('POST');
+    expect(request.url()).not.toContain('password');
   });
 });
 
@@ -56,6 +103,8 @@ test.describe('unexpected application error', () => {
     // A deploy replaced the sign-in chunk while this tab was open: its download fails.
     await page.route(/\/assets\/signin-page-.*\.js$/, (route) => route.abort('failed'));
     await page.goto('/join-waitlist');
+    // The app loads after the first paint: until it is there, the link is a plain one that loads the next page.
+    await hydrated(page);
     await page.getByRole('link', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
     await expect(page.locator('pre')).toContainText(/signin-page|dynamically imported module/i);

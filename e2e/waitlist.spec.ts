@@ -1,5 +1,6 @@
 import { E2E_LIMITED_PORT } from '../playwright.config';
 import { expect, expectNoAxeViolations, readMailDrop, test, uniqueEmail } from './fixtures';
+import { holdScripts, hydrated, painted } from './hold-scripts';
 
 test.describe('/join-waitlist', () => {
   test('shows the form as specified', async ({ page }) => {
@@ -136,5 +137,62 @@ test.describe('/join-waitlist', () => {
     expect(limitedSeen).toBe(true);
     await expect(page.getByRole('alert')).toContainText('Something went wrong. Please try again.');
     await expect(page.getByLabel('Full Name')).not.toHaveValue('');
+  });
+});
+
+test.describe('/join-waitlist before its scripts have run', () => {
+  test('keeps what was typed when the app arrives, and sends it', async ({ page }) => {
+    const email = uniqueEmail('early');
+    const release = await holdScripts(page);
+    await page.goto('/join-waitlist', { waitUntil: 'commit' });
+    await painted(page);
+    await page.getByLabel('Full Name').fill('Early Typist');
+    await page.getByLabel('Email').fill(email);
+    release();
+    await hydrated(page);
+    await expect(page.getByLabel('Full Name')).toHaveValue('Early Typist');
+    await page.getByRole('button', { name: 'Join Waitlist' }).click();
+    await expect(page.getByRole('heading', { name: "You're on the list!" })).toBeVisible();
+    await expect
+      .poll(async () => (await readMailDrop('main')).some((m) => m.includes(email) && m.includes('Subject: New waitlist sign-up: Early Typist')))
+      .toBe(true);
+  });
+
+  test('a submit before the app arrives waits for it, then is sent', async ({ page, baseURL }) => {
+    const navigations: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) navigations.push(`${request.method()} ${request.url()}`);
+    });
+    const email = uniqueEmail('eager');
+    const release = await holdScripts(page);
+    await page.goto('/join-waitlist', { waitUntil: 'commit' });
+    await painted(page);
+    await page.getByLabel('Full Name').fill('Eager Tapper');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Join Waitlist' }).click();
+    await page.waitForTimeout(500);
+    expect(navigations).toEqual([`GET ${baseURL}/join-waitlist`]);
+    release();
+    await expect(page.getByRole('heading', { name: "You're on the list!" })).toBeVisible();
+    await expect
+      .poll(async () => (await readMailDrop('main')).some((m) => m.includes(email) && m.includes('Subject: New waitlist sign-up: Eager Tapper')))
+      .toBe(true);
+    expect(navigations).toEqual([`GET ${baseURL}/join-waitlist`]);
+  });
+});
+
+test.describe('/join-waitlist without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a submit posts the form: no personal details go into the address', async ({ page, consoleGuard }) => {
+    consoleGuard.allow(/Failed to load resource/);
+    await page.goto('/join-waitlist');
+    await page.getByLabel('Full Name').fill('No Script');
+    await page.getByLabel('Email').fill(uniqueEmail('noscript'));
+    const sent = page.waitForRequest((request) => request.isNavigationRequest() && request.method() !== 'GET');
+    await page.getByRole('button', { name: 'Join Waitlist' }).click();
+    const request = await sent;
+    expect(request.method()).toBe('POST');
+    expect(request.url()).not.toContain('?');
   });
 });

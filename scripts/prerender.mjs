@@ -1,10 +1,11 @@
 // Prerenders the public pages into dist/pages/<name>.html after `vite build`.
-// Each page gets its title, description and <link rel="modulepreload"> for
-// its own lazy chunk, so it hydrates without a request waterfall.
-//
-// The landing page instead loads its modules once it has painted (PAINT_FIRST):
-// it reads and works as plain HTML, and on a slow link its render-blocking
-// stylesheet should not share the connection with the ~90 KB of JavaScript.
+// Each page gets its title and description, and loads its modules once it
+// has painted: it reads and works as plain HTML first (the landing page's
+// menu and counters need no script), and on a slow link its render-blocking
+// stylesheet does not share the connection with ~90 KB of JavaScript. A
+// small loader (no inline script: the CSP allows none) preloads the page's
+// own chunks after the first paint, and holds a form sent before the app is
+// there until it has hydrated.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,17 +32,36 @@ function chunksOf(source, seen = new Set()) {
 }
 const entryFiles = new Set(chunksOf('index.html'));
 
-/** Pages whose modules load after their first contentful paint (see the header). */
-const PAINT_FIRST = new Set(['home']);
-
 /**
- * The loader of a PAINT_FIRST page: once the page has painted, it preloads the
- * page's chunks and imports the entry, both named in its
+ * The loader of every prerendered page: once the page has painted, it preloads
+ * the page's chunks and imports the entry, both named in its
  * <meta name="coverly-modules">. It sets no timer (tests that pause the clock
  * still hydrate) and starts at once where paint timing is unknown or the page
  * is hidden (a background tab paints nothing until it is shown).
+ *
+ * A form sent before the app has hydrated (html[data-hydrated], root-layout.tsx)
+ * is held, not sent by the browser, and sent again through the app once it is
+ * there: the fields keep what was typed, and nothing goes to the server in a
+ * way the app did not mean (without any JavaScript at all the forms post).
  */
 const paintFirstLoader = `// Written by scripts/prerender.mjs: loads the app once the prerendered page has painted.
+const root = document.documentElement;
+const held = new Map();
+const hold = (event) => {
+  if (root.dataset.hydrated) return;
+  event.preventDefault();
+  held.set(event.target, event.submitter);
+};
+document.addEventListener('submit', hold, true);
+new MutationObserver((_, observer) => {
+  if (!root.dataset.hydrated) return;
+  observer.disconnect();
+  document.removeEventListener('submit', hold, true);
+  for (const [form, submitter] of held) {
+    if (form.isConnected) form.requestSubmit(submitter?.form === form ? submitter : undefined);
+  }
+}).observe(root, { attributes: true, attributeFilter: ['data-hydrated'] });
+
 const [entry, ...chunks] = (document.querySelector('meta[name="coverly-modules"]')?.getAttribute('content') ?? '').split(' ').filter(Boolean);
 const start = () => {
   for (const href of chunks) {
@@ -79,29 +99,24 @@ for (const { name, source } of prerenderTargets) {
   const page = publicPages[name];
   const html = await renderPage(page.path);
   const preloads = [...new Set(chunksOf(source))].filter((file) => !entryFiles.has(file));
-  const paintFirst = PAINT_FIRST.has(name);
+  const modules = [entryScript[1], ...templatePreloads.map((m) => m[1]), ...preloads.map((file) => `/${file}`)];
   const head = [
     `<title>${escapeHtml(page.title(brandToken))}</title>`,
     `<meta name="description" content="${escapeHtml(page.description)}" />`,
-    ...(paintFirst
-      ? [`<meta name="coverly-modules" content="${[entryScript[1], ...templatePreloads.map((m) => m[1]), ...preloads.map((file) => `/${file}`)].join(' ')}" />`]
-      : preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`)),
+    `<meta name="coverly-modules" content="${modules.join(' ')}" />`,
   ].join('\n    ');
-  let out = template.replace('<!--page-head-->', head).replace('<!--page-html-->', html);
-  if (paintFirst) {
-    // The loader goes last in <head>, after the stylesheet, at low priority: nothing in it is needed for
-    // the first paint, so the render-blocking stylesheet is fetched first.
-    out = out
-      .split('\n')
-      .filter((line) => line.trim() !== entryScript[0])
-      .join('\n')
-      .replace('</head>', `  <script type="module" crossorigin fetchpriority="low" src="/${loaderFile}"></script>\n  </head>`);
-    for (const [link] of templatePreloads) out = out.replace(link, '');
-  }
+  // The loader goes last in <head>, after the stylesheet, at low priority: nothing in it is needed for
+  // the first paint, so the render-blocking stylesheet is fetched first.
+  let out = template
+    .replace('<!--page-head-->', head)
+    .replace('<!--page-html-->', html)
+    .split('\n')
+    .filter((line) => line.trim() !== entryScript[0])
+    .join('\n')
+    .replace('</head>', `  <script type="module" crossorigin fetchpriority="low" src="/${loaderFile}"></script>\n  </head>`);
+  for (const [link] of templatePreloads) out = out.replace(link, '');
   await writeFile(path.join(pagesDir, `${name}.html`), out);
-  console.log(
-    `prerendered ${page.path} -> dist/pages/${name}.html (${paintFirst ? `modules after first paint: ${preloads.length + 1}` : `${preloads.length} preloads`})`,
-  );
+  console.log(`prerendered ${page.path} -> dist/pages/${name}.html (modules after first paint: ${modules.length})`);
 }
 // The bare shell serves client-only routes; it keeps an empty #root.
 await writeFile(

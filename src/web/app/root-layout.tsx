@@ -15,8 +15,14 @@ function ScrollOnNavigate() {
   return null;
 }
 
-/** Marks the document once the app has hydrated (or rendered): tests and tools wait for it. */
-function MarkHydrated() {
+/**
+ * Marks the document once the app has hydrated (or rendered) the page: tests
+ * and tools wait for it, and the public pages' loader sends a form held
+ * before it (scripts/prerender.mjs). It goes inside the pages' Suspense
+ * boundary (routes.tsx): React hydrates a boundary after the root, so a mark
+ * outside it would come before the page's own handlers are attached.
+ */
+export function MarkHydrated() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
@@ -27,7 +33,6 @@ export function RootLayout({ children }: { children: ReactNode }) {
   return (
     <ToastProvider>
       <ScrollOnNavigate />
-      <MarkHydrated />
       {children}
     </ToastProvider>
   );

@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { matchPath, Route, Routes } from 'react-router';
 import { paths } from '../lib/paths';
 import { lazyPage } from './lazy-page';
-import { RootLayout } from './root-layout';
+import { MarkHydrated, RootLayout } from './root-layout';
 import { RouteErrorBoundary } from './route-error-boundary';
 
 // Every page is its own chunk, so a visitor of `/` downloads only the landing
@@ -38,6 +38,7 @@ export function AppRoutes() {
             ))}
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
+          <MarkHydrated />
         </Suspense>
       </RouteErrorBoundary>
     </RootLayout>

@@ -91,7 +91,8 @@ export default function SignInPage() {
           }}
         />
       ) : (
-        <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Sign In" aria-busy={submitting}>
+        // POST: without JavaScript the browser never puts the password into the address (a submit before the app is there waits for it).
+        <form method="post" className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Sign In" aria-busy={submitting}>
           <TextField label="Email" name="email" type="email" autoComplete="email" required placeholder="you@example.com" />
           <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
           {error ? (

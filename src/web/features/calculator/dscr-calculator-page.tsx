@@ -1,8 +1,8 @@
-import { useMemo, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { DEFAULT_STR_EXPENSE_PERCENT } from '../../../shared/domain/dscr';
 import { usePageTitle } from '../../lib/use-page-title';
 import { SiteFooter } from '../../ui/site-footer';
-import { evaluateCalculator, type CalculatorForm, type NumberFieldName, type SwitchName } from './calculator-form';
+import { DEFAULT_CALCULATOR_FORM, evaluateCalculator, type CalculatorForm, type NumberFieldName, type SwitchName } from './calculator-form';
 import { parseCalculatorQuery, toCalculatorQuery } from './calculator-query';
 import { CalculatorCta } from './components/calculator-cta';
 import { CheckboxField, NumberField } from './components/calculator-fields';
@@ -24,6 +24,23 @@ function useAddressQuery(): string {
     () => window.location.search,
     () => '',
   );
+}
+
+/**
+ * What the visitor changed in the prerendered form before the app hydrated
+ * it: the fields whose value in the page is not the default the HTML held.
+ * Hydration keeps those values in the page, but the app's state does not
+ * have them, and its next render would put the defaults back.
+ */
+function typedBeforeHydration(form: HTMLFormElement): Partial<CalculatorForm> {
+  const typed: Partial<CalculatorForm> = {};
+  for (const [name, initial] of Object.entries(DEFAULT_CALCULATOR_FORM) as [keyof CalculatorForm, string | boolean][]) {
+    const input = form.elements.namedItem(name);
+    if (!(input instanceof HTMLInputElement)) continue;
+    const value = typeof initial === 'boolean' ? input.checked : input.value;
+    if (value !== initial) Object.assign(typed, { [name]: value });
+  }
+  return typed;
 }
 
 function Group({ title, children }: { title: string; children: ReactNode }) {
@@ -61,6 +78,15 @@ export default function DscrCalculatorPage() {
   });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => event.preventDefault();
 
+  // Once, as the page hydrates (a layout effect: before the address's inputs re-render the fields), whatever was
+  // typed into the prerendered form is taken over, on top of what the address says. Later changes come through the fields.
+  const formRef = useRef<HTMLFormElement>(null);
+  useLayoutEffect(() => {
+    if (!formRef.current) return;
+    const typed = typedBeforeHydration(formRef.current);
+    if (Object.keys(typed).length > 0) change({ ...parseCalculatorQuery(window.location.search), ...typed });
+  }, []);
+
   return (
     <>
       <a
@@ -80,7 +106,7 @@ export default function DscrCalculatorPage() {
           </p>
         </div>
         <div className="mx-auto grid max-w-6xl gap-6 px-4 pb-16 sm:px-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start lg:gap-8 lg:pb-24">
-          <form aria-label="DSCR calculator" noValidate onSubmit={onSubmit} className="space-y-6">
+          <form ref={formRef} aria-label="DSCR calculator" noValidate onSubmit={onSubmit} className="space-y-6">
             <Group title="Loan">
               <NumberField label="Loan amount" prefix="$" {...field('loanAmount')} />
               <NumberField label="Interest rate" suffix="%" {...field('interestRate')} />

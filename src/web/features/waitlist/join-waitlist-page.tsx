@@ -18,14 +18,23 @@ type Status = 'idle' | 'submitting' | 'submitted';
 type Fields = Required<Omit<JoinWaitlistInput, 'website'>> & { website: string };
 type FieldErrors = Partial<Record<keyof Fields, string>>;
 
-const emptyForm: Fields = { fullName: '', email: '', phone: '', company: '', website: '' };
+/**
+ * What the form holds when it is sent. The fields are uncontrolled: the
+ * browser keeps what people type, also what they typed before the app
+ * hydrated the prerendered form (a controlled field would hold the app's
+ * empty state instead).
+ */
+function readForm(form: HTMLFormElement): Fields {
+  const data = new FormData(form);
+  const text = (name: keyof Fields) => String(data.get(name) ?? '');
+  return { fullName: text('fullName'), email: text('email'), phone: text('phone'), company: text('company'), website: text('website') };
+}
 
 export default function JoinWaitlistPage() {
   usePageTitle('joinWaitlist');
   const toast = useToast();
   const notifyError = useErrorNotice();
   const [status, setStatus] = useState<Status>('idle');
-  const [form, setForm] = useState<Fields>(emptyForm);
   const [errors, setErrors] = useState<FieldErrors>({});
   const successHeading = useRef<HTMLHeadingElement>(null);
 
@@ -33,15 +42,14 @@ export default function JoinWaitlistPage() {
     if (status === 'submitted') successHeading.current?.focus();
   }, [status]);
 
-  const update = (field: keyof Fields) => (event: React.ChangeEvent<HTMLInputElement>) => {
-    const value = event.target.value;
-    setForm((current) => ({ ...current, [field]: value }));
+  const update = (field: keyof Fields) => () => {
     if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
   };
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status === 'submitting') return;
+    const form = readForm(event.currentTarget);
     const parsed = JoinWaitlistSchema.safeParse(form);
     if (!parsed.success) {
       setErrors(Object.fromEntries(toFieldIssues(parsed.error).map((issue) => [issue.field, issue.message])));
@@ -91,7 +99,8 @@ export default function JoinWaitlistPage() {
         <h1 className="mt-5 text-2xl font-bold tracking-tight text-slate-900">Join the Waitlist</h1>
         <p className="mt-2 text-sm text-slate-600">Be the first to know when the product launches. Get early access and exclusive updates.</p>
       </div>
-      <form className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Join the Waitlist" aria-busy={submitting}>
+      {/* POST: without JavaScript the browser never puts what was typed into the address (a submit before the app is there waits for it). */}
+      <form method="post" className="mt-8 space-y-5" onSubmit={onSubmit} aria-label="Join the Waitlist" aria-busy={submitting}>
         <TextField
           label="Full Name"
           name="fullName"
@@ -99,7 +108,6 @@ export default function JoinWaitlistPage() {
           autoComplete="name"
           placeholder="Enter your full name"
           maxLength={120}
-          value={form.fullName}
           onChange={update('fullName')}
           error={errors.fullName}
         />
@@ -111,7 +119,6 @@ export default function JoinWaitlistPage() {
           autoComplete="email"
           placeholder="you@example.com"
           maxLength={254}
-          value={form.email}
           onChange={update('email')}
           error={errors.email}
         />
@@ -122,7 +129,6 @@ export default function JoinWaitlistPage() {
           autoComplete="tel"
           placeholder="(555) 123-4567"
           maxLength={32}
-          value={form.phone}
           onChange={update('phone')}
           error={errors.phone}
         />
@@ -132,7 +138,6 @@ export default function JoinWaitlistPage() {
           autoComplete="organization"
           placeholder="Your brokerage"
           maxLength={120}
-          value={form.company}
           onChange={update('company')}
           error={errors.company}
         />
@@ -140,7 +145,7 @@ export default function JoinWaitlistPage() {
         <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
           <label>
             Website
-            <input type="text" name="website" tabIndex={-1} autoComplete="off" value={form.website} onChange={update('website')} />
+            <input type="text" name="website" tabIndex={-1} autoComplete="off" />
           </label>
         </div>
         <Button type="submit" size="lg" className="w-full" disabled={submitting}>

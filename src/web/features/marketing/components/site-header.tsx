@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { ButtonLink } from '../../../ui/button';
@@ -14,24 +14,17 @@ export const sectionLinks = [
 const navLink = 'rounded-md text-sm font-medium text-slate-700 transition-colors hover:text-navy-900';
 const menuLink = 'block rounded-lg px-3 py-3 text-base font-medium text-slate-800 hover:bg-slate-50';
 
+/** Hides the small-screen menu (an in-page anchor was chosen): with JavaScript only; without it the anchor still navigates. */
+const closeMenu = (event: MouseEvent<HTMLElement>) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover();
+
+/**
+ * The small-screen menu is a native popover: its toggle works from the first
+ * paint, before (and without) JavaScript, and the browser gives it what a
+ * disclosure needs: the toggle's expanded state for assistive technology,
+ * Escape and a tap elsewhere to close it, focus back to the toggle, and the
+ * menu next in the tab order. Hydration leaves its open state alone.
+ */
 export function SiteHeader() {
-  const [open, setOpen] = useState(false);
-  const toggle = useRef<HTMLButtonElement>(null);
-
-  // Escape closes the small-screen menu and gives focus back to its button.
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      toggle.current?.focus();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [open]);
-
-  const close = () => setOpen(false);
-
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur">
       <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-6 px-4 sm:px-6">
@@ -55,49 +48,49 @@ export function SiteHeader() {
             Join Waitlist
           </ButtonLink>
         </div>
+        {/* One name, "Menu", whose expanded state the browser exposes from popovertarget; the icon follows the menu (styles.css). */}
         <button
-          ref={toggle}
           type="button"
-          className="-mr-2 inline-flex size-11 items-center justify-center rounded-lg text-navy-900 hover:bg-slate-100 md:hidden"
-          aria-expanded={open}
+          popoverTarget="mobile-menu"
           aria-controls="mobile-menu"
-          aria-label={open ? 'Close menu' : 'Open menu'}
-          onClick={() => setOpen((value) => !value)}
+          aria-label="Menu"
+          className="menu-toggle -mr-2 inline-flex size-11 items-center justify-center rounded-lg text-navy-900 hover:bg-slate-100 md:hidden"
         >
-          {open ? <CloseIcon /> : <MenuIcon />}
+          <MenuIcon className="menu-toggle-open size-6" />
+          <CloseIcon className="menu-toggle-close size-6" />
         </button>
         {/*
-          Rendered only while open, so the header never holds a second, hidden
-          copy of its links. Overlays the page rather than pushing it down, so
-          choosing an anchor lands where it should.
+          Hidden (display: none) while closed, so the header holds no second
+          visible copy of its links. It overlays the page just below the
+          header rather than pushing it down, so choosing an anchor lands where
+          it should.
         */}
-        {open ? (
-          <div
-            id="mobile-menu"
-            data-testid="mobile-menu"
-            className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pt-2 pb-5 shadow-lg md:hidden"
-          >
-            <nav aria-label="Mobile">
-              <ul>
-                {sectionLinks.map((link) => (
-                  <li key={link.id}>
-                    <a href={`#${link.id}`} className={menuLink} onClick={close}>
-                      {link.label}
-                    </a>
-                  </li>
-                ))}
-                <li>
-                  <Link to={paths.signIn} className={menuLink} onClick={close}>
-                    Sign In
-                  </Link>
+        <div
+          id="mobile-menu"
+          data-testid="mobile-menu"
+          popover="auto"
+          className="mobile-menu inset-x-0 top-16 bottom-auto m-0 w-full max-w-none border-b border-slate-200 bg-white px-4 pt-2 pb-5 shadow-lg md:hidden"
+        >
+          <nav aria-label="Mobile">
+            <ul>
+              {sectionLinks.map((link) => (
+                <li key={link.id}>
+                  <a href={`#${link.id}`} className={menuLink} onClick={closeMenu}>
+                    {link.label}
+                  </a>
                 </li>
-              </ul>
-            </nav>
-            <ButtonLink to={paths.joinWaitlist} variant="accent" size="lg" className="mt-3 w-full" onClick={close}>
-              Join Waitlist
-            </ButtonLink>
-          </div>
-        ) : null}
+              ))}
+              <li>
+                <Link to={paths.signIn} className={menuLink} onClick={closeMenu}>
+                  Sign In
+                </Link>
+              </li>
+            </ul>
+          </nav>
+          <ButtonLink to={paths.joinWaitlist} variant="accent" size="lg" className="mt-3 w-full" onClick={closeMenu}>
+            Join Waitlist
+          </ButtonLink>
+        </div>
       </div>
     </header>
   );
