@@ -65,7 +65,7 @@ describe.each(backends)('mail sent for a team, on %s', (backend) => {
   it('a loan assigned to a team member', async () => {
     const assistant = await addAssistant(api, team.teamId, { name: 'Asha Assistant', email: 'asha.assigned@example.com' });
     const loan = await createLoan(api, team.teamId, team.owner, { propertyStreet: '7 Quay Street' });
-    const assigned = await api.as(team.owner).patch(`/api/loans/${loan.id}`, { assigneeId: assistant.userId });
+    const assigned = await api.as(team.owner).patch(`/api/loans/${loan.id}`, { version: loan.version, assigneeId: assistant.userId });
     expect(assigned.statusCode, assigned.body).toBe(200);
     const [mail] = await deliveredTo('asha.assigned@example.com');
     expect(mail?.from).toBe(FROM_TEAM);
