@@ -16,6 +16,7 @@ import type { Feature } from '../app-context';
 import { parseInput } from '../platform/http/problem';
 import { itemScope } from './checklist.queries';
 import * as service from './checklist.service';
+import { templateOf } from './new-loan-checklist';
 
 const item = '/api/loans/:loanId/checklist/items/:itemId';
 
@@ -45,7 +46,7 @@ export const checklistFeature: Feature = {
 
     app.get('/api/loans/:loanId/checklist', { config: { access: 'loan', loanAction: 'view-checklist' } }, async (request) => {
       const { loanId } = parseInput(LoanParams, request.params);
-      return service.checklist(deps.db, loanId, loanRoleOfRequest(request));
+      return service.checklist(deps.db, loanId, loanRoleOfRequest(request).kind === 'team' ? 'team' : 'borrowers');
     });
 
     app.post('/api/loans/:loanId/checklist/items', { ...small, config: { access: 'loan', loanAction: 'manage-checklist' } }, async (request, reply) => {
@@ -94,7 +95,7 @@ export const checklistFeature: Feature = {
 
     app.get('/api/teams/:teamId/checklist-template', { config: { access: 'team-member' } }, async (request) => {
       const { teamId } = parseInput(TeamParams, request.params);
-      return service.getTemplate(deps.db, teamId);
+      return templateOf(deps.db, teamId);
     });
 
     app.put('/api/teams/:teamId/checklist-template', { bodyLimit: 256 * 1024, config: { access: 'team-member' } }, async (request) => {

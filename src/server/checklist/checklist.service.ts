@@ -1,4 +1,4 @@
-import type { LoanRole, SignedInPrincipal } from '../../shared/domain/access';
+import type { SignedInPrincipal } from '../../shared/domain/access';
 import { checklistChanges, type TemplateItem } from '../../shared/domain/checklist-templates';
 import { ITEM_STATUS_LABELS, nextItemStatus, type ItemAction } from '../../shared/domain/checklist-status';
 import { outstandingRequired, toBorrowerChecklistItem } from '../../shared/domain/checklist-view';
@@ -65,10 +65,10 @@ async function mustFind(db: Db, loanId: string, itemId: string): Promise<Checkli
 export async function checklist(
   db: Db,
   loanId: string,
-  role: Exclude<LoanRole, { kind: 'none' }>,
+  audience: 'team' | 'borrowers',
 ): Promise<ChecklistView<ChecklistItemView> | ChecklistView<BorrowerChecklistItemView>> {
   const rows = await q.listItems(db, loanId);
-  if (role.kind === 'team') {
+  if (audience === 'team') {
     const items = rows.map(itemView);
     return { items, outstandingRequired: outstandingRequired(items) };
   }
@@ -128,7 +128,7 @@ export async function reorderItems(deps: Deps, principal: SignedInPrincipal, loa
     }
     await q.setPositions(tx, loanId, wanted);
     await recordActivity(tx, loanId, { actorId: principal.userId, kind: 'checklist.reordered', visibility: 'internal', data: {} });
-    return checklist(tx, loanId, { kind: 'team', role: 'owner' });
+    return checklist(tx, loanId, 'team');
   });
 }
 
@@ -204,12 +204,8 @@ export async function addFromTemplate(deps: Deps, principal: SignedInPrincipal, 
     const chosen = items.filter((item) => keys.includes(item.key) && !have.has(item.key));
     const rows = await q.insertItems(tx, itemRowsFrom(loanId, chosen, await q.nextPosition(tx, loanId), today, principal.userId));
     for (const row of rows) await itemActivity(tx, row, principal.userId, 'checklist.item_added');
-    return checklist(tx, loanId, { kind: 'team', role: 'owner' });
+    return checklist(tx, loanId, 'team');
   });
-}
-
-export async function getTemplate(db: Db, teamId: string) {
-  return templateOf(db, teamId);
 }
 
 export async function saveTemplate(deps: Deps, teamId: string, { items }: ChecklistTemplateFields) {
