@@ -79,10 +79,10 @@ function nonceOf(prefix: Buffer, index: number, last: boolean): Buffer {
 }
 
 /** How many bytes a plaintext of `size` bytes takes once encrypted under `keyId`. */
-export function ciphertextSize(size: number, keyId: string): number {
-  const segments = Math.max(1, Math.ceil(size / PLAINTEXT_SEGMENT));
-  return headerLength(keyId) + size + segments * TAG_BYTES;
-}
+export const ciphertextSize = (size: number, keyId: string) => storedSize(size, headerLength(keyId));
+
+/** Header, plaintext and one tag per segment (an empty file is one empty segment). */
+const storedSize = (size: number, header: number) => header + size + Math.max(1, Math.ceil(size / PLAINTEXT_SEGMENT)) * TAG_BYTES;
 
 /** A fresh random data key for one file. */
 export const newDataKey = () => randomBytes(KEY_BYTES);
@@ -200,11 +200,9 @@ export function segmentSpan(size: number, start: number, end: number, header: nu
   const endSegment = Math.floor(end / PLAINTEXT_SEGMENT);
   const lastSegment = Math.max(0, Math.ceil(size / PLAINTEXT_SEGMENT) - 1);
   const cipherStart = header + firstSegment * CIPHERTEXT_SEGMENT;
-  const cipherEnd = Math.min(header + (endSegment + 1) * CIPHERTEXT_SEGMENT, ciphertextSizeAfter(size, header)) - 1;
+  const cipherEnd = Math.min(header + (endSegment + 1) * CIPHERTEXT_SEGMENT, storedSize(size, header)) - 1;
   return { cipherStart, cipherEnd, firstSegment, lastSegment, skip: start - firstSegment * PLAINTEXT_SEGMENT, take: end - start + 1 };
 }
-
-const ciphertextSizeAfter = (size: number, header: number) => header + size + Math.max(1, Math.ceil(size / PLAINTEXT_SEGMENT)) * TAG_BYTES;
 
 /**
  * Decrypts the segments of a byte range (read from `span.cipherStart` to
