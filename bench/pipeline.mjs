@@ -165,6 +165,7 @@ export async function runPipeline() {
     DATA_DIR: path.join(work, 'data'),
     DATABASE_URL: databaseUrl,
     AUTH_SECRET: randomBytes(32).toString('base64url'),
+    MASTER_KEY: randomBytes(32).toString('base64'),
     SMTP_URL: '',
     LOG_LEVEL: 'warn',
   };

@@ -122,6 +122,7 @@ export async function runWaitlistPg() {
     DATABASE_URL: databaseUrl,
     // Required with DATABASE_URL: every instance on a database shares one.
     AUTH_SECRET: randomBytes(32).toString('base64url'),
+    MASTER_KEY: randomBytes(32).toString('base64'),
     // No SMTP_URL: the worker delivers into the file drop, DATA_DIR/mail.
     SMTP_URL: '',
     LOG_LEVEL: '',

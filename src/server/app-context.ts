@@ -6,6 +6,7 @@ import type { SignInPolicy } from './auth/throttle';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { JobHandler } from './platform/jobs/worker';
+import type { FileVault } from './platform/files/file-vault';
 import type { Mailer } from './platform/mail/mailer';
 
 /**
@@ -25,6 +26,8 @@ export interface AppContext {
   /** What the features brought to the access layer (target resolvers, loan actions); `buildApp` fills it. */
   access: AccessRegistry;
   signInPolicy: SignInPolicy;
+  /** Encrypted file storage (uploads, previews). */
+  files: FileVault;
   logger?: FastifyBaseLogger;
 }
 
@@ -33,6 +36,7 @@ export interface JobContext {
   config: Config;
   db: Db;
   mailer: Mailer;
+  files: FileVault;
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 

@@ -11,6 +11,8 @@ import type { AppContext } from './app-context';
 import { createAuth, type Auth } from './auth/auth';
 import { SIGN_IN_POLICY, type SignInPolicy } from './auth/throttle';
 import { features } from './features';
+import type { FileVault } from './platform/files/file-vault';
+import { openFileVault } from './platform/files/open-vault';
 import { registerJobWake } from './platform/jobs/job-wake';
 import { registerProblemHandlers } from './platform/http/problem';
 import { registerJsonParser } from './platform/http/json-body';
@@ -34,6 +36,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** Sign-in throttle; tests shorten its delays and limits. */
   signInPolicy?: SignInPolicy;
+  /** Encrypted file storage; opened from the configuration when not given. */
+  files?: FileVault;
   /** Folder with the built web app (`web/` and `pages/`); defaults to the repository's `dist/`. */
   distDir?: string;
 }
@@ -98,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     brandName: config.publicConfig.brandName,
     access: new AccessRegistry(),
     signInPolicy: deps.signInPolicy ?? SIGN_IN_POLICY,
+    files: deps.files ?? (await openFileVault(config, deps.logger ?? { warn: () => {} })),
     ...(deps.logger ? { logger: deps.logger } : {}),
   };
   // What every feature brings to the access layer is known before the first route is declared.

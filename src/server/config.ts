@@ -37,6 +37,24 @@ const EnvSchema = z.object({
   WAITLIST_RATE_LIMIT: intInRange(1, 100_000, 10),
   WAITLIST_RATE_WINDOW_SECONDS: intInRange(1, 86_400, 600),
   JOB_RETENTION_DAYS: intInRange(1, 3650, 7),
+  /** 32 bytes, base64: wraps every file's data key. Embedded mode generates one into DATA_DIR/keys. */
+  MASTER_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((value) => Buffer.from(value, 'base64').length === 32 && /^[A-Za-z0-9+/_-]+={0,2}$/.test(value), {
+        error: 'must be 32 random bytes in base64 (make one with `openssl rand -base64 32`)',
+      })
+      .optional(),
+  ),
+  /** Older master keys (comma-separated), kept only to read files until `rotate-master-key` re-wrapped them. */
+  MASTER_KEYS_RETIRED: z.preprocess(emptyToUndefined, z.string().optional()),
+  MAX_UPLOAD_MB: intInRange(1, 100_000, 50),
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_ENDPOINT: optionalUrl(['http://', 'https://']),
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -58,7 +76,22 @@ export interface Config {
   waitlistRateLimit: { max: number; windowMs: number };
   /** How long a done background job (a sent e-mail) is kept before the worker deletes it. */
   jobRetentionDays: number;
+  /** MASTER_KEY (base64) and any retired ones; when unset, embedded mode generates one into DATA_DIR/keys. */
+  masterKey: string | undefined;
+  retiredMasterKeys: string[];
+  /** The largest file one may upload, in bytes (MAX_UPLOAD_MB). */
+  maxUploadBytes: number;
+  /** Where encrypted files go: DATA_DIR/files, or an S3-compatible bucket when S3_BUCKET is set. */
+  s3: S3Config | undefined;
   publicConfig: PublicConfig;
+}
+
+export interface S3Config {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -91,6 +124,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     logLevel: env.LOG_LEVEL,
     waitlistRateLimit: { max: env.WAITLIST_RATE_LIMIT, windowMs: env.WAITLIST_RATE_WINDOW_SECONDS * 1000 },
     jobRetentionDays: env.JOB_RETENTION_DAYS,
+    masterKey: env.MASTER_KEY,
+    retiredMasterKeys: (env.MASTER_KEYS_RETIRED ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean),
+    maxUploadBytes: env.MAX_UPLOAD_MB * 1024 * 1024,
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          endpoint: env.S3_ENDPOINT,
+          region: env.S3_REGION,
+          accessKeyId: env.S3_ACCESS_KEY_ID,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+        }
+      : undefined,
     publicConfig: publicConfigFrom({
       brandName: env.BRAND_NAME,
       contactEmail: env.CONTACT_EMAIL,

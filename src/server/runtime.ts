@@ -7,6 +7,8 @@ import { resolveAuthSecret } from './auth/secret';
 import type { Config } from './config';
 import { databaseTargetFor, openDatabase, type Database } from './db/client';
 import { lockEmbeddedDatabase } from './db/embedded-lock';
+import { FileVault } from './platform/files/file-vault';
+import { openObjectStore, resolveMasterKeys } from './platform/files/open-vault';
 import { MAIL_QUEUE, mailJobHandler } from './platform/mail/mail-jobs';
 import { createMailer, type Mailer } from './platform/mail/mailer';
 import { loggableUrl } from './platform/http/request-log';
@@ -66,6 +68,7 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const logger = overrides.logger ?? createLogger(config);
   config = { ...config, authSecret: await resolveAuthSecret(config, logger) };
+  const masterKeys = await resolveMasterKeys(config, logger);
   // A missing password blocklist fails the start, not somebody's sign-up later.
   loadCommonPasswords();
   const target = databaseTargetFor(config);
@@ -87,10 +90,18 @@ export async function createRuntime(
   }
   const mailer = overrides.mailer ?? createMailer(config, logger);
   // The mail queue is the platform's; every other queue belongs to the feature that enqueues to it.
-  const jobContext = { config, db: database.db, mailer, logger };
+  let files: FileVault;
+  try {
+    files = new FileVault(await openObjectStore(config), masterKeys);
+  } catch (error) {
+    await database.close();
+    unlock();
+    throw error;
+  }
+  const jobContext = { config, db: database.db, mailer, files, logger };
   const handlers = mergeJobHandlers({ [MAIL_QUEUE]: mailJobHandler(mailer) }, ...features.map((feature) => feature.jobs?.(jobContext) ?? {}));
   const worker = new JobWorker({ db: database.db, handlers, logger, doneJobRetentionMs: config.jobRetentionDays * DAY_MS, ...overrides.worker });
-  const app = await buildApp({ config, database, logger, onJobsEnqueued: worker.nudge, ...(overrides.distDir ? { distDir: overrides.distDir } : {}) });
+  const app = await buildApp({ config, database, files, logger, onJobsEnqueued: worker.nudge, ...(overrides.distDir ? { distDir: overrides.distDir } : {}) });
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,18 +20,34 @@ describe('several instances on one database', () => {
     await expect(started).rejects.toThrow(/AUTH_SECRET: must be set when DATABASE_URL is.*openssl rand -base64 32/s);
   });
 
+  it('refuses to start on DATABASE_URL without MASTER_KEY, naming the variable and how to make one', async () => {
+    const config = testConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/coverly' });
+    const started = createRuntime(config, { logger: silent });
+    await expect(started).rejects.toBeInstanceOf(ConfigError);
+    await expect(started).rejects.toThrow(/MASTER_KEY: must be set when DATABASE_URL is.*openssl rand -base64 32/s);
+  });
+
   it('still generates one into the data folder on the embedded database', async () => {
     const config = testConfig({ AUTH_SECRET: '' });
     const runtime = await createRuntime(config, { logger: silent });
     await runtime.stop();
     expect(readFileSync(path.join(config.dataDir, 'keys', 'auth-secret'), 'utf8').trim()).toHaveLength(43);
+    // The master key too, and the next start reads the same one back.
+    const masterKey = readFileSync(path.join(config.dataDir, 'keys', 'master-key'), 'utf8').trim();
+    expect(Buffer.from(masterKey, 'base64')).toHaveLength(32);
+    await (await createRuntime(config, { logger: silent })).stop();
+    expect(readFileSync(path.join(config.dataDir, 'keys', 'master-key'), 'utf8').trim()).toBe(masterKey);
   });
 
   it.runIf(process.env.TEST_DATABASE_URL)('accepts on one instance a session made on another, with a shared AUTH_SECRET', async () => {
     const database = await createTestDatabase('postgres');
     const runtimes: Runtime[] = [];
     try {
-      const env = { DATABASE_URL: database.url!, AUTH_SECRET: 'one-secret-shared-by-every-instance-0123456789' };
+      const env = {
+        DATABASE_URL: database.url!,
+        AUTH_SECRET: 'one-secret-shared-by-every-instance-0123456789',
+        MASTER_KEY: randomBytes(32).toString('base64'),
+      };
       for (let i = 0; i < 2; i++) runtimes.push(await createRuntime(testConfig(env), { logger: silent }));
       const [first, second] = runtimes as [Runtime, Runtime];
       const account = await createCredentialUser(first.app.auth, { email: 'shared@example.com', name: 'Sam Shared', password: PEOPLE_PASSWORD });

@@ -8,3 +8,4 @@ export * from './audit';
 export * from './loans';
 export * from './activity';
 export * from './checklist';
+export * from './documents';

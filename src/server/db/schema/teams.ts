@@ -4,7 +4,7 @@ import { check, customType, integer, pgTable, primaryKey, text, timestamp, uniqu
 import { TEAM_ROLES } from '../../../shared/domain/access';
 import { user } from './auth';
 
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });

@@ -1,0 +1,36 @@
+/**
+ * Uploaded documents: what a version's review can be, which file types are
+ * accepted (decided from the content, never the name), and the limits.
+ */
+
+/** A version's own review: waiting, opened for review, approved, or sent back with a reason. */
+export const VERSION_REVIEWS = ['pending', 'in_review', 'approved', 'needs_revision'] as const;
+export type VersionReview = (typeof VERSION_REVIEWS)[number];
+
+/** The file types a document may be, by the MIME type the content was sniffed as. */
+export const DOCUMENT_TYPES = {
+  'application/pdf': { label: 'PDF', extension: 'pdf' },
+  'image/jpeg': { label: 'JPEG image', extension: 'jpg' },
+  'image/png': { label: 'PNG image', extension: 'png' },
+  'image/heic': { label: 'HEIC photo', extension: 'heic' },
+  'image/tiff': { label: 'TIFF image', extension: 'tif' },
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { label: 'Word document', extension: 'docx' },
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { label: 'Excel workbook', extension: 'xlsx' },
+  'text/csv': { label: 'CSV', extension: 'csv' },
+} as const;
+export type DocumentType = keyof typeof DOCUMENT_TYPES;
+export const isDocumentType = (value: string): value is DocumentType => Object.hasOwn(DOCUMENT_TYPES, value);
+
+/** What the page says it accepts (a file picker's `accept`); the server decides by content regardless. */
+export const DOCUMENT_ACCEPT = '.pdf,.jpg,.jpeg,.png,.heic,.heif,.tif,.tiff,.docx,.xlsx,.csv,application/pdf,image/*';
+
+/** Types the browser shows as they are; HEIC and TIFF get a JPEG preview made in the background. */
+export const INLINE_PREVIEW_TYPES: readonly DocumentType[] = ['application/pdf', 'image/jpeg', 'image/png'];
+export const CONVERTED_PREVIEW_TYPES: readonly DocumentType[] = ['image/heic', 'image/tiff'];
+
+/** At most this many files in one version. */
+export const MAX_FILES_PER_VERSION = 20;
+/** A file name is kept to this many characters (the extension survives). */
+export const MAX_FILE_NAME = 200;
+/** How long an upload may stay unfinished before it is swept. */
+export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
