@@ -78,5 +78,19 @@ export async function createDiskStore(root: string): Promise<ObjectStore> {
       }
       yield* walk(root, []);
     },
+
+    // A put that never finished and was never cleaned up (its process hung, or died while another kept running).
+    async abortStaleUploads(olderThan) {
+      let aborted = 0;
+      for (const name of await readdir(path.join(root, TMP))) {
+        const file = path.join(root, TMP, name);
+        const info = await stat(file).catch(() => null);
+        if (info && info.mtime < olderThan) {
+          await rm(file, { force: true });
+          aborted++;
+        }
+      }
+      return { aborted };
+    },
   };
 }
