@@ -28,6 +28,8 @@ export interface TestStorage {
    * proof of encryption reads.
    */
   rawFiles(config: Pick<Config, 'dataDir'>): AsyncGenerator<RawFile>;
+  /** The file that holds one object's bytes, to read or alter them behind the store's back. */
+  objectPath(config: Pick<Config, 'dataDir'>, key: string): string;
 }
 
 // One S3 server per test file, started by the first describe that needs it; each describe gets its own bucket.
@@ -92,6 +94,12 @@ export function useStorage(kind: StorageKind): TestStorage {
       if (kind === 'disk') return filesUnder(path.join(config.dataDir, 'files'));
       const { directory, config: s3 } = ready();
       return filesUnder(path.join(directory, s3.bucket));
+    },
+    objectPath(config, key) {
+      if (kind === 'disk') return path.join(config.dataDir, 'files', ...key.split('/'));
+      const { directory, config: s3 } = ready();
+      // s3rver keeps an object as `<key>._S3rver_object` beside its metadata.
+      return path.join(directory, s3.bucket, ...`${key}._S3rver_object`.split('/'));
     },
   };
 }
