@@ -8,6 +8,7 @@ import { countJobsByStatus, retryDeadJobs } from './platform/jobs/outbox';
 import { createAuth } from './auth/auth';
 import { resolveAuthSecret } from './auth/secret';
 import { DEMO_EMAIL_DOMAIN, DEMO_LOANS_DEFAULT, DemoSeedRefused, describeDemo, seedDemo } from './demo/seed-demo';
+import { rotateMasterKey } from './platform/files/key-rotation';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -22,6 +23,12 @@ Commands:
                         across every stage. Its people have @${DEMO_EMAIL_DOMAIN} addresses; running it again
                         resets the demo. Refuses a database with other teams unless --force. --json prints
                         the sign-ins as JSON.
+  rotate-master-key [--check]
+                        re-wrap every stored file's data key under the current master key (file bodies are
+                        not touched; it can be stopped and run again). With MASTER_KEY set: put the new key
+                        in MASTER_KEY and the old one in MASTER_KEYS_RETIRED first. Embedded (no MASTER_KEY):
+                        generates a new key into DATA_DIR/keys and keeps the old one in DATA_DIR/keys/retired.
+                        Says when the retired keys can be removed. --check only reports which keys files need.
   help                  show this text
 
 With the embedded database (no DATABASE_URL), stop the server first: one process at a time may open it.`;
@@ -32,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo'].includes(command)) {
+  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'rotate-master-key'].includes(command)) {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 64; // EX_USAGE
   }
@@ -58,6 +65,11 @@ async function main(argv: string[]): Promise<number> {
   const seed = command === 'seed-demo' ? seedOptions(argv.slice(1)) : null;
   if (seed && 'error' in seed) {
     console.error(`${seed.error}\n\n${USAGE}`);
+    return 64;
+  }
+  const rotation = command === 'rotate-master-key' ? argv.slice(1) : null;
+  if (rotation && rotation.some((arg) => arg !== '--check')) {
+    console.error(`rotate-master-key takes only --check\n\n${USAGE}`);
     return 64;
   }
   const database = await openDatabase(target);
@@ -94,6 +106,7 @@ async function main(argv: string[]): Promise<number> {
         return 65; // EX_DATAERR
       }
     }
+    if (rotation) return await rotateMasterKey(config, database.db, { check: rotation.includes('--check'), print: (line) => console.log(line) });
     if (command === 'migrate') console.log('Migrations applied.');
     if (command === 'jobs') console.table(await countJobsByStatus(database.db));
     if (command === 'retry-dead-jobs') console.log(`${await retryDeadJobs(database.db)} dead job(s) queued again; a running server sends them within seconds.`);

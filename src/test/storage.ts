@@ -2,11 +2,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Config, S3Config } from '../server/config';
+import { backends, type Backend } from './databases';
 import { startS3Peer, type S3Peer } from './s3-peer';
 
 /** Where tests keep files: DATA_DIR/files, or a bucket on a real S3 server (s3rver) the test file starts. */
 export const storageBackends = ['disk', 's3'] as const;
 export type StorageKind = (typeof storageBackends)[number];
+/** Every database with every store, for `describe.each(databasesAndStores)('… on %s with %s storage', (backend, storage) => …)`. */
+export const databasesAndStores: [Backend, StorageKind][] = backends.flatMap((backend) =>
+  storageBackends.map((kind): [Backend, StorageKind] => [backend, kind]),
+);
 
 /** One file the store wrote, read straight from where the store keeps it (not through the store). */
 export interface RawFile {
