@@ -7,6 +7,7 @@ import { resolveAuthSecret } from './auth/secret';
 import type { Config } from './config';
 import { databaseTargetFor, openDatabase, type Database } from './db/client';
 import { lockEmbeddedDatabase } from './db/embedded-lock';
+import { FILE_RECURRING_JOBS, fileJobHandlers } from './platform/files/file-jobs';
 import { FileVault } from './platform/files/file-vault';
 import { openObjectStore, resolveMasterKeys } from './platform/files/open-vault';
 import { MAIL_QUEUE, mailJobHandler } from './platform/mail/mail-jobs';
@@ -89,7 +90,6 @@ export async function createRuntime(
     throw error;
   }
   const mailer = overrides.mailer ?? createMailer(config, logger);
-  // The mail queue is the platform's; every other queue belongs to the feature that enqueues to it.
   let files: FileVault;
   try {
     files = new FileVault(await openObjectStore(config), masterKeys);
@@ -99,8 +99,19 @@ export async function createRuntime(
     throw error;
   }
   const jobContext = { config, db: database.db, mailer, files, logger };
-  const handlers = mergeJobHandlers({ [MAIL_QUEUE]: mailJobHandler(mailer) }, ...features.map((feature) => feature.jobs?.(jobContext) ?? {}));
-  const worker = new JobWorker({ db: database.db, handlers, logger, doneJobRetentionMs: config.jobRetentionDays * DAY_MS, ...overrides.worker });
+  // The mail and file queues are the platform's; every other queue belongs to the feature that enqueues to it.
+  const handlers = mergeJobHandlers(
+    { [MAIL_QUEUE]: mailJobHandler(mailer), ...fileJobHandlers(jobContext) },
+    ...features.map((feature) => feature.jobs?.(jobContext) ?? {}),
+  );
+  const worker = new JobWorker({
+    db: database.db,
+    handlers,
+    logger,
+    doneJobRetentionMs: config.jobRetentionDays * DAY_MS,
+    recurring: FILE_RECURRING_JOBS,
+    ...overrides.worker,
+  });
   const app = await buildApp({ config, database, files, logger, onJobsEnqueued: worker.nudge, ...(overrides.distDir ? { distDir: overrides.distDir } : {}) });
 
   let stopping: Promise<void> | null = null;

@@ -15,6 +15,7 @@ import { recordActivity } from '../activity/activity-log';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/client';
 import type { ChecklistItemRow } from '../db/schema';
+import { enqueueObjectDeletion, objectKeysOfItems } from '../platform/files/file-objects';
 import * as q from './checklist.queries';
 import { itemRowsFrom, templateOf } from './new-loan-checklist';
 
@@ -111,8 +112,11 @@ export async function updateItem(
 export async function removeItem(deps: Deps, principal: SignedInPrincipal, loanId: string, itemId: string, version: number): Promise<void> {
   await deps.db.transaction(async (tx) => {
     await mustFind(tx, loanId, itemId);
+    const objectKeys = await objectKeysOfItems(tx, [itemId]);
     const row = await q.deleteItemAt(tx, itemId, version);
     if (!row) throw stale();
+    // Its documents' rows went with it; their objects are deleted once this commits.
+    await enqueueObjectDeletion(tx, objectKeys);
     await itemActivity(tx, row, principal.userId, 'checklist.item_removed');
   });
 }

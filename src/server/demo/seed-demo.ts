@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import { importActivity } from '../activity/activity-log';
 import { loan, loanParticipant, stageChange, team, teamMember, user } from '../db/schema';
 import { loanColumnsOf } from '../loans/loan-record';
+import { enqueueObjectDeletion, objectKeysOfTeams } from '../platform/files/file-objects';
 import { demoLoan, prng, type DemoActivity, type DemoLoan, type DemoPerson } from './demo-loans';
 
 /**
@@ -129,6 +130,7 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
   // Reset: the earlier demo team (its loans go with it) and every demo person.
   const previous = await demoTeamIds(db);
   await db.transaction(async (tx) => {
+    await enqueueObjectDeletion(tx, await objectKeysOfTeams(tx, previous));
     if (previous.length) await tx.delete(team).where(inArray(team.id, previous));
     await tx.delete(user).where(isDemoUser);
   });

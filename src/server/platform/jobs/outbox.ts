@@ -140,6 +140,27 @@ export async function markJobFailed(db: Db, claimed: ClaimedJob, error: string, 
     .where(eq(job.id, claimed.id));
 }
 
+/**
+ * Keeps the next run of a recurring job (the storage sweep) in the queue:
+ * when none of `queue` is pending or running, enqueues one due in `everyMs`.
+ * Every instance's worker calls it; a transaction-scoped advisory lock lets
+ * one at a time look and insert, so the queue never holds two. Returns
+ * whether it enqueued.
+ */
+export async function scheduleRecurringJob(db: Db, queue: string, everyMs: number, options: Pick<EnqueueOptions, 'maxAttempts'> = {}): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`coverly.recurring.${queue}`}))`);
+    const [waiting] = await tx
+      .select({ id: job.id })
+      .from(job)
+      .where(and(eq(job.queue, queue), inArray(job.status, ['pending', 'running'])))
+      .limit(1);
+    if (waiting) return false;
+    await enqueueJob(tx, queue, {}, { runAt: new Date(Date.now() + everyMs), ...options });
+    return true;
+  });
+}
+
 /** Puts dead jobs back in the queue with a fresh set of attempts. Returns how many. */
 export async function retryDeadJobs(db: Db, ids?: number[]): Promise<number> {
   const rows = await db

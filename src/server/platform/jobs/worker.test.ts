@@ -124,6 +124,26 @@ describe.each(backends)('job worker on %s', (backend) => {
     expect([...runs.values()].every((n) => n === 1)).toBe(true);
   });
 
+  it('keeps one run of a recurring job queued, due after its interval, from any number of workers', async () => {
+    const recurring = [{ queue: 'test.sweep', everyMs: 3_600_000, maxAttempts: 3 }];
+    const second = database.url ? await openDatabase({ kind: 'postgres', url: database.url, poolSize: 2 }) : null;
+    const make = (db = database.db) => new JobWorker({ db, handlers: { 'test.sweep': async () => {} }, logger: silent, recurring });
+    const [a, b] = [make(), make(second?.db)];
+    const scheduled = await Promise.all([a.scheduleOnce(), b.scheduleOnce(), a.scheduleOnce()]);
+    await second?.close();
+    expect(scheduled.flat()).toEqual(['test.sweep']);
+    const rows = await database.db.select().from(job).where(eq(job.queue, 'test.sweep'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'pending', maxAttempts: 3 });
+    expect(rows[0]!.runAt.getTime() - Date.now()).toBeGreaterThan(3_500_000);
+    // Not due yet; once it has run, the next one is queued.
+    expect(await a.runOnce()).toBe(0);
+    await database.db.update(job).set({ runAt: new Date() }).where(eq(job.queue, 'test.sweep'));
+    expect(await a.runOnce()).toBe(1);
+    expect(await a.scheduleOnce()).toEqual(['test.sweep']);
+    expect(await countJobsByStatus(database.db)).toMatchObject({ pending: 1, done: 1 });
+  });
+
   it('wakes at once when nudged and stops cleanly', async () => {
     const done: number[] = [];
     const w = new JobWorker({
