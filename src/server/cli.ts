@@ -9,6 +9,8 @@ import { createAuth } from './auth/auth';
 import { resolveAuthSecret } from './auth/secret';
 import { DEMO_EMAIL_DOMAIN, DEMO_LOANS_DEFAULT, DemoSeedRefused, describeDemo, seedDemo } from './demo/seed-demo';
 import { rotateMasterKey } from './platform/files/key-rotation';
+import { openObjectStore } from './platform/files/open-vault';
+import { checkStorage, type StorageReport } from './platform/files/storage-check';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -29,6 +31,9 @@ Commands:
                         in MASTER_KEY and the old one in MASTER_KEYS_RETIRED first. Embedded (no MASTER_KEY):
                         generates a new key into DATA_DIR/keys and keeps the old one in DATA_DIR/keys/retired.
                         Says when the retired keys can be removed. --check only reports which keys files need.
+  check-storage         read every stored object (DATA_DIR/files or the S3 bucket) and report any that does not
+                        begin with Coverly's encrypted-file header or holds a PDF, PNG or JPEG signature
+                        (docs/SECURITY.md); exits 1 if one does. Safe while the server runs.
   help                  show this text
 
 With the embedded database (no DATABASE_URL), stop the server first: one process at a time may open it.`;
@@ -39,12 +44,18 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'rotate-master-key'].includes(command)) {
+  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'rotate-master-key', 'check-storage'].includes(command)) {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 64; // EX_USAGE
   }
   loadDotEnv();
   const config = loadConfig();
+  // Reads the object store only: no database, so it may run beside the server.
+  if (command === 'check-storage')
+    return describeStorageCheck(
+      config.s3 ? `the bucket ${config.s3.bucket}` : `${config.dataDir}/files`,
+      await checkStorage(await openObjectStore(config, { clearLeftovers: false })),
+    );
   const target = databaseTargetFor(config);
   const holder = target.kind === 'pglite' ? embeddedDatabaseHolder(config.dataDir) : null;
   if (holder) {
@@ -114,6 +125,22 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+/** check-storage's report; 0 when every object is encrypted, 1 otherwise. */
+function describeStorageCheck(where: string, report: StorageReport): number {
+  const size = `${(report.bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (report.suspicious.length === 0) {
+    console.log(
+      `Checked ${report.objects} object(s), ${size}, in ${where}: every one begins with Coverly's encrypted-file header, and none holds a PDF, PNG or JPEG signature.`,
+    );
+    return 0;
+  }
+  console.log(`Checked ${report.objects} object(s), ${size}, in ${where}. ${report.suspicious.length} look(s) like plaintext:`);
+  for (const { key, findings } of report.suspicious) {
+    console.log(`  ${key}: ${findings.map((finding) => `${finding.what} at byte ${finding.offset}`).join(', ')}`);
+  }
+  return 1;
 }
 
 /** seed-demo's flags: --loans N, --force, --json. */

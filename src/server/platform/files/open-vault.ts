@@ -79,12 +79,12 @@ export async function resolveMasterKeys(
 }
 
 /** The object store the configuration names: DATA_DIR/files, or the S3 bucket. */
-export async function openObjectStore(config: Pick<Config, 'dataDir' | 's3'>): Promise<ObjectStore> {
+export async function openObjectStore(config: Pick<Config, 'dataDir' | 's3'>, options: { clearLeftovers?: boolean } = {}): Promise<ObjectStore> {
   if (config.s3) {
     const { createS3Store } = await import('../storage/s3-store');
     return createS3Store(config.s3);
   }
-  return createDiskStore(path.join(config.dataDir, 'files'));
+  return createDiskStore(path.join(config.dataDir, 'files'), options);
 }
 
 export async function openFileVault(config: Config, logger: { warn: (obj: object, msg: string) => void }): Promise<FileVault> {

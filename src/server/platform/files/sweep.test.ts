@@ -189,7 +189,8 @@ describe.each(databasesAndStores)('the storage sweep and object deletion on %s w
 });
 
 describe('the runtime', () => {
-  it('handles the file queues and keeps the hourly sweep queued', async () => {
+  // A whole runtime: an embedded database on disk, migrated (several seconds on a busy machine).
+  it('handles the file queues and keeps the hourly sweep queued', { timeout: 90_000 }, async () => {
     const config = testConfig();
     const runtime = await createRuntime(config, { logger: createLogger({ logLevel: 'silent' }) });
     try {

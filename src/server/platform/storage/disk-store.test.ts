@@ -40,6 +40,13 @@ describe('the disk object store', () => {
     expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
   });
 
+  it('leaves them to a server that may be writing them when opened only to read (check-storage)', async () => {
+    await writeFile(path.join(root, '.tmp', 'a-running-server-is-writing-this'), 'partial');
+    await createDiskStore(root, { clearLeftovers: false });
+    expect(await readdir(path.join(root, '.tmp'))).toEqual(['a-running-server-is-writing-this']);
+    await rm(path.join(root, '.tmp', 'a-running-server-is-writing-this'));
+  });
+
   it('removes temporary files older than the cut-off when the sweep asks, and keeps younger ones', async () => {
     const old = path.join(root, '.tmp', 'hung-two-days-ago');
     await writeFile(old, 'partial');

@@ -24,10 +24,11 @@ async function sync(target: string) {
  * object and a crash leaves only a temporary file, which the next start
  * removes.
  */
-export async function createDiskStore(root: string): Promise<ObjectStore> {
+export async function createDiskStore(root: string, options: { clearLeftovers?: boolean } = {}): Promise<ObjectStore> {
   await mkdir(path.join(root, TMP), { recursive: true });
-  // What a crash mid-upload left behind: never pointed at, never to be finished.
-  for (const name of await readdir(path.join(root, TMP))) await rm(path.join(root, TMP, name), { force: true });
+  // What a crash mid-upload left behind: never pointed at, never to be finished. A reader beside a
+  // running server (check-storage) passes clearLeftovers: false, or it would take the server's writes under way.
+  if (options.clearLeftovers !== false) for (const name of await readdir(path.join(root, TMP))) await rm(path.join(root, TMP, name), { force: true });
   const fileOf = (key: string) => {
     assertObjectKey(key);
     return path.join(root, ...key.split('/'));
