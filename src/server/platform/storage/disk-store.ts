@@ -72,8 +72,9 @@ export async function createDiskStore(root: string, options: { clearLeftovers?: 
           const full = path.join(folder, entry.name);
           if (entry.isDirectory()) yield* walk(full, [...prefix, entry.name]);
           else if (entry.isFile()) {
-            const info = await stat(full);
-            yield { key: [...prefix, entry.name].join('/'), size: info.size, writtenAt: info.mtime };
+            // Deleted since the folder was read (an upload that failed, an object deletion): no longer there to list.
+            const info = await stat(full).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+            if (info) yield { key: [...prefix, entry.name].join('/'), size: info.size, writtenAt: info.mtime };
           }
         }
       }

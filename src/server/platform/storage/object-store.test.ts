@@ -83,6 +83,14 @@ describe.each(storageBackends)('the %s object store', (kind) => {
     expect(await keys(store)).toEqual([]);
   });
 
+  it('leaves no object behind, and does not hang, when the body is destroyed without an error', async () => {
+    const body = new Readable({ read() {} });
+    body.push(randomBytes(10_000));
+    setTimeout(() => body.destroy(), 5);
+    await expect(store.put('ab/cd/cut', body)).rejects.toThrow();
+    await expect(store.get('ab/cd/cut')).rejects.toBeInstanceOf(ObjectNotFound);
+  });
+
   it('answers ObjectNotFound for a key never written, and deleting one is no error', async () => {
     await expect(store.get('never/written')).rejects.toBeInstanceOf(ObjectNotFound);
     await expect(store.get('never/written', { start: 0, end: 10 })).rejects.toBeInstanceOf(ObjectNotFound);

@@ -78,9 +78,14 @@ export async function createS3Store(config: S3Config, options: S3StoreOptions = 
           callback(null, chunk);
         },
       });
-      body.once('error', (error) => {
+      const fail = (error: Error) => {
         bodyError ??= error;
         counted.destroy(error);
+      };
+      body.once('error', fail);
+      // A body destroyed without an error never ends either: the upload must not wait for it.
+      body.once('close', () => {
+        if (!body.readableEnded) fail(new Error('The body closed before its end'));
       });
       body.pipe(counted);
       const upload = new Upload({
