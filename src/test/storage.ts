@@ -37,7 +37,8 @@ export interface TestStorage {
   objectPath(config: Pick<Config, 'dataDir'>, key: string): string;
 }
 
-// One S3 server per test file, started by the first describe that needs it; each describe gets its own bucket.
+// The test file's S3 server: started by a describe that needs it and stopped when no running describe does
+// (describes that run one after another each start it, in a fraction of a second); each describe gets its own bucket.
 let peer: Promise<S3Peer> | undefined;
 let users = 0;
 
@@ -67,9 +68,10 @@ async function* filesUnder(root: string, prefix = ''): AsyncGenerator<RawFile> {
 
 /**
  * Storage of `kind` for the `describe` it is called in: for s3, a fresh
- * bucket on this file's S3 server, which starts with the first describe
- * that asks for it (in `beforeAll`) and stops after the last (`afterAll`).
- * `setupApi(backend, { storage })` calls it; other tests may too.
+ * bucket on this file's S3 server, started in the describe's `beforeAll`
+ * unless it runs already, and stopped in `afterAll` unless another running
+ * describe still uses it. `setupApi(backend, { storage })` calls it; other
+ * tests may too.
  */
 export function useStorage(kind: StorageKind): TestStorage {
   let bucket: { env: Record<string, string>; config: S3Config; directory: string } | undefined;
