@@ -21,6 +21,10 @@ export const AUDIT_ACTION_LABELS = {
   'loan.deleted': 'Deleted a loan file',
   'participant.invited': 'Invited a borrower to a loan',
   'participant.removed': 'Removed a borrower from a loan',
+  'document.viewed': 'Viewed a document',
+  'document.downloaded': 'Downloaded a document',
+  'document.approved': 'Approved a document',
+  'document.needs_revision': 'Sent a document back for revision',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
