@@ -46,7 +46,9 @@ export const checklistFeature: Feature = {
 
     app.get('/api/loans/:loanId/checklist', { config: { access: 'loan', loanAction: 'view-checklist' } }, async (request) => {
       const { loanId } = parseInput(LoanParams, request.params);
-      return service.checklist(deps.db, loanId, loanRoleOfRequest(request).kind === 'team' ? 'team' : 'borrowers');
+      const list = await service.checklist(deps.db, loanId, loanRoleOfRequest(request).kind === 'team' ? 'team' : 'borrowers');
+      // The upload limit comes with the list, so the page refuses a file that is too large before sending anything.
+      return { ...list, maxFileBytes: deps.config.maxUploadBytes };
     });
 
     app.post('/api/loans/:loanId/checklist/items', { ...small, config: { access: 'loan', loanAction: 'manage-checklist' } }, async (request, reply) => {

@@ -66,7 +66,7 @@ export async function checklist(
   db: Db,
   loanId: string,
   audience: 'team' | 'borrowers',
-): Promise<ChecklistView<ChecklistItemView> | ChecklistView<BorrowerChecklistItemView>> {
+): Promise<Omit<ChecklistView<ChecklistItemView> | ChecklistView<BorrowerChecklistItemView>, 'maxFileBytes'>> {
   const rows = await q.listItems(db, loanId);
   if (audience === 'team') {
     const items = rows.map(itemView);

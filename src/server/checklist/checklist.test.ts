@@ -89,6 +89,8 @@ describe.each(backends)('the document checklist on %s', (backend) => {
       ]);
     }
     expect(mine.outstandingRequired).toBe(visible.filter((item) => item.required).length);
+    // Both read the upload limit (MAX_UPLOAD_MB, 50 by default), so the page checks a file's size before sending it.
+    expect([team.maxFileBytes, mine.maxFileBytes]).toEqual([50 * 1024 * 1024, 50 * 1024 * 1024]);
     expect(JSON.stringify(mine)).not.toContain('Title commitment'); // internal by default
   });
 

@@ -136,4 +136,6 @@ export interface ChecklistView<Item = ChecklistItemView> {
   items: Item[];
   /** Required items still to settle (approved, waived or confirmed not applicable settle one). */
   outstandingRequired: number;
+  /** The most bytes one uploaded file may have (MAX_UPLOAD_MB). */
+  maxFileBytes: number;
 }
