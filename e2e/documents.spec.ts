@@ -208,7 +208,11 @@ test.describe('documents on a checklist item', () => {
     await phone.close();
   });
 
-  test('an upload cancelled midway leaves nothing behind, and a file whose connection dropped is sent again', async ({ page, loginAs, consoleGuard }) => {
+  test('a dropped file: an upload cancelled midway leaves nothing behind, and a file whose connection dropped is sent again', async ({
+    page,
+    loginAs,
+    consoleGuard,
+  }) => {
     test.setTimeout(90_000);
     const owner = await loginAs({ role: 'owner', name: 'Olive Owner' });
     const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: sampleLoan({ borrowerName: 'Cancel Borrower' }) });
@@ -230,9 +234,16 @@ test.describe('documents on a checklist item', () => {
       await route.continue().catch(() => {});
     };
     await page.route(files, hold);
-    const chooser = page.waitForEvent('filechooser');
-    await upload.getByRole('button', { name: `Choose files: ${ITEM}` }).click();
-    await (await chooser).setFiles({ name: 'passport.pdf', mimeType: 'application/pdf', buffer: await samplePdf('Passport') });
+    // Dropped onto the drop zone, as a file dragged from the desktop is.
+    const bytes = [...(await samplePdf('Passport'))];
+    const transfer = await page.evaluateHandle((pdf) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(pdf)], 'passport.pdf', { type: 'application/pdf' }));
+      return data;
+    }, bytes);
+    const zone = upload.getByRole('button', { name: `Choose files: ${ITEM}` });
+    for (const type of ['dragenter', 'dragover', 'drop']) await zone.dispatchEvent(type, { dataTransfer: transfer });
+    await expect(upload.getByRole('list', { name: `Files to upload: ${ITEM}` })).toContainText('passport.pdf');
     await upload.getByRole('button', { name: 'Send 1 file' }).click();
     await expect(upload.getByRole('progressbar', { name: 'Sending passport.pdf' })).toBeVisible();
     const deleted = page.waitForResponse((response) => response.request().method() === 'DELETE' && /\/uploads\/[^/]+$/.test(response.url()));
