@@ -1,3 +1,4 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { CONVERTED_PREVIEW_TYPES, DOCUMENT_TYPES, INLINE_PREVIEW_TYPES, type VersionReview } from '../../../../shared/domain/documents';
 import type { StoredFileView, VersionView } from '../../../../shared/schemas/documents';
@@ -7,7 +8,7 @@ import { Button, buttonClasses } from '../../../ui/button';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { LoadFailed } from '../../../ui/load-failed';
-import { useVersions } from '../api/list-versions';
+import { useVersions, versionsQueryOptions } from '../api/list-versions';
 import { checklistItemPath } from '../api/get-checklist';
 import type { FilePreview } from './file-preview-dialog';
 
@@ -21,9 +22,18 @@ const REVIEWS: Record<VersionReview, { label: string; tone: 'navy' | 'green' | '
 /** Whether the page can show a file: PDFs and images at once, HEIC and TIFF through their converted preview (which may still be on its way). */
 const hasPreview = (file: StoredFileView) => INLINE_PREVIEW_TYPES.includes(file.type) || CONVERTED_PREVIEW_TYPES.includes(file.type);
 
-export function filePreviewOf(loanId: string, itemId: string, file: StoredFileView): FilePreview {
+/** What the preview dialog needs of a file: where its preview and its bytes are, and how to learn that a converted preview is ready. */
+function filePreviewOf(queryClient: QueryClient, loanId: string, itemId: string, file: StoredFileView): FilePreview {
   const fileUrl = `${checklistItemPath(loanId, itemId)}/files/${encodeURIComponent(file.id)}`;
-  return { file, previewUrl: `${fileUrl}/preview`, downloadUrl: fileUrl };
+  return {
+    file,
+    previewUrl: `${fileUrl}/preview`,
+    downloadUrl: fileUrl,
+    previewReady: async () => {
+      const { versions } = await queryClient.fetchQuery({ ...versionsQueryOptions(loanId, itemId), staleTime: 0 });
+      return versions.some((version) => version.files.some((entry) => entry.id === file.id && entry.previewable));
+    },
+  };
 }
 
 /**
@@ -46,6 +56,7 @@ export function DocumentVersions({
   actions?: (version: VersionView, newest: boolean) => ReactNode;
 }) {
   const versions = useVersions(loanId, itemId);
+  const queryClient = useQueryClient();
   if (versions.isPending) return <p className="text-sm text-slate-600">Loading the documents…</p>;
   if (versions.isError) return <LoadFailed message="The documents could not be loaded." onRetry={() => void versions.refetch()} />;
   const list = versions.data.versions;
@@ -74,7 +85,7 @@ export function DocumentVersions({
             ) : null}
             <ul aria-label={`Files of version ${version.number}`} className="mt-2 divide-y divide-slate-100 border-t border-slate-100">
               {version.files.map((file) => {
-                const preview = filePreviewOf(loanId, itemId, file);
+                const preview = filePreviewOf(queryClient, loanId, itemId, file);
                 return (
                   <li key={file.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                     <div className="min-w-0">

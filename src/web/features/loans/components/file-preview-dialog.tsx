@@ -13,6 +13,8 @@ export interface FilePreview {
   /** GET …/files/:fileId/preview: the file itself for a PDF or an image, the JPEG made from a HEIC or TIFF photo. */
   previewUrl: string;
   downloadUrl: string;
+  /** Reads the file's versions again: whether its converted preview is there now. */
+  previewReady: () => Promise<boolean>;
 }
 
 /**
@@ -93,30 +95,40 @@ function PreviewBody({ preview }: { preview: FilePreview }) {
       </Suspense>
     );
   }
-  return <ImagePreview key={previewUrl} file={file} url={previewUrl} />;
+  return <ImagePreview key={previewUrl} preview={preview} />;
 }
 
-function ImagePreview({ file, url }: { file: StoredFileView; url: string }) {
+function ImagePreview({ preview }: { preview: FilePreview }) {
+  const { file, previewUrl } = preview;
   const converted = CONVERTED_PREVIEW_TYPES.includes(file.type);
-  // A converted preview not made yet is a 409: the image fails, and another try may find it.
+  // A HEIC or TIFF photo's JPEG is made in the background: until the versions say it is there, the image is not asked for (it would be a 409).
+  const [ready, setReady] = useState(!converted || file.previewable);
+  const [looks, setLooks] = useState(0);
+  const [checking, setChecking] = useState(false);
   const [state, setState] = useState<'loading' | 'shown' | 'failed'>('loading');
-  const [attempt, setAttempt] = useState(0);
-  if (converted && !file.previewable && attempt === 0) {
-    return <Preparing onRetry={() => setAttempt(1)} />;
+  if (!ready) {
+    return (
+      <Preparing
+        looks={looks}
+        checking={checking}
+        onRetry={() => {
+          setChecking(true);
+          void preview
+            .previewReady()
+            .catch(() => false)
+            .then((there) => {
+              setChecking(false);
+              if (there) setReady(true);
+              else setLooks((n) => n + 1);
+            });
+        }}
+      />
+    );
   }
   return (
     <div>
       {state === 'failed' ? (
-        converted ? (
-          <Preparing
-            onRetry={() => {
-              setState('loading');
-              setAttempt((n) => n + 1);
-            }}
-          />
-        ) : (
-          <p className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">This image could not be shown here: download it to open it.</p>
-        )
+        <p className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">This image could not be shown here: download it to open it.</p>
       ) : null}
       {state === 'loading' ? (
         <p className="flex items-center gap-2 text-sm text-slate-600">
@@ -125,8 +137,7 @@ function ImagePreview({ file, url }: { file: StoredFileView; url: string }) {
       ) : null}
       {state !== 'failed' ? (
         <img
-          key={attempt}
-          src={attempt > 0 ? `${url}?attempt=${attempt}` : url}
+          src={previewUrl}
           alt={`${file.name}${converted ? ' (preview)' : ''}`}
           onLoad={() => setState('shown')}
           onError={() => setState('failed')}
@@ -137,12 +148,16 @@ function ImagePreview({ file, url }: { file: StoredFileView; url: string }) {
   );
 }
 
-function Preparing({ onRetry }: { onRetry: () => void }) {
+function Preparing({ looks, checking, onRetry }: { looks: number; checking: boolean; onRetry: () => void }) {
   return (
     <div role="status" className="rounded-lg bg-white px-4 py-3 text-sm text-slate-700">
       <p className="font-medium text-slate-900">Preview is being prepared</p>
-      <p className="mt-1">This photo is being turned into an image every browser shows. It takes a moment; download it meanwhile if you need it now.</p>
-      <Button size="sm" variant="secondary" className="mt-3" onClick={onRetry}>
+      <p className="mt-1">
+        This photo is being turned into an image every browser shows. It takes a moment; download it meanwhile if you need it now.
+        {looks > 0 ? ' It is not ready yet.' : ''}
+      </p>
+      <Button size="sm" variant="secondary" className="mt-3" disabled={checking} onClick={onRetry}>
+        {checking ? <Spinner /> : null}
         Look again
       </Button>
     </div>
