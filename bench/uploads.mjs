@@ -162,8 +162,9 @@ export async function runUploads() {
       const headers = { cookie, origin: base };
       const loans = JSON.parse((await send('GET', `${base}/api/teams/${seeded.teamId}/loans`, { headers })).body);
       const loanId = loans.rows[0].id;
-      const { items } = JSON.parse((await send('GET', `${base}/api/loans/${loanId}/checklist`, { headers })).body);
-      const item = items.find((candidate) => ['requested', 'needs_revision', 'uploaded', 'in_review'].includes(candidate.status));
+      const added = await send('POST', `${base}/api/loans/${loanId}/checklist/items`, { headers, body: { label: 'Benchmark statements', category: 'assets' } });
+      if (added.status !== 201) throw new Error(`adding an item answered ${added.status}: ${added.body}`);
+      const item = JSON.parse(added.body);
       const itemUrl = `${base}/api/loans/${loanId}/checklist/items/${item.id}`;
 
       for (let round = 0; round < ROUNDS; round++) {
