@@ -69,7 +69,14 @@ async function watched(server, work) {
     const result = await work();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const loop = await snapshot();
-    return { ...result, seconds, mbPerSecond: Number((SIZE / MB / seconds).toFixed(1)), rssGrowthMb: Number(((peak - before) / MB).toFixed(1)), loopP99Ms: loop.p99, loopMaxMs: loop.max };
+    return {
+      ...result,
+      seconds,
+      mbPerSecond: Number((SIZE / MB / seconds).toFixed(1)),
+      rssGrowthMb: Number(((peak - before) / MB).toFixed(1)),
+      loopP99Ms: loop.p99,
+      loopMaxMs: loop.max,
+    };
   } finally {
     clearInterval(timer);
   }
@@ -94,7 +101,9 @@ function get(url, headers) {
     request(url, { headers }, (res) => {
       let bytes = 0;
       res.on('data', (chunk) => (bytes += chunk.length));
-      res.on('end', () => (res.statusCode === 200 && bytes === SIZE ? resolve({ bytes }) : reject(new Error(`GET answered ${res.statusCode} with ${bytes} bytes`))));
+      res.on('end', () =>
+        res.statusCode === 200 && bytes === SIZE ? resolve({ bytes }) : reject(new Error(`GET answered ${res.statusCode} with ${bytes} bytes`)),
+      );
       res.on('error', reject);
     })
       .on('error', reject)
