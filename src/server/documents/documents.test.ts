@@ -177,6 +177,19 @@ describe.each(backends)('versioned uploads and reviews on %s', (backend) => {
     const wrongType = await send(await start(html.length), html);
     expect(wrongType.statusCode).toBe(415);
 
+    const locked = await samplePdf('Locked statement', { password: 'secret' });
+    const passworded = await send(await start(locked.length), locked);
+    expect(passworded.statusCode).toBe(422);
+    expect(passworded.json().detail).toMatch(/password/i);
+
+    const polyglot = Buffer.concat([samplePng(), Buffer.from('<html><script>alert(1)</script></html>')]);
+    const appended = await send(await start(polyglot.length), polyglot);
+    expect([415, 422]).toContain(appended.statusCode);
+
+    const empty = await api.as(borrower).post(`${base(id)}/uploads`, { files: [{ name: 'empty.pdf', size: 0 }] });
+    expect(empty.statusCode).toBe(400);
+    expect(JSON.stringify(empty.json())).toMatch(/empty/);
+
     const cut = await send(await start(statement.length + 500), statement);
     expect(cut.statusCode).toBe(400);
     expect(cut.json().detail).toMatch(/cut off/);
