@@ -229,8 +229,8 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         'GET /api/loans/:loanId/checklist/suggestions loan',
         'POST /api/loans/:loanId/checklist/from-template loan',
         'GET /api/teams/:teamId/checklist-template team-member',
-        'PUT /api/teams/:teamId/checklist-template team-member',
-        'DELETE /api/teams/:teamId/checklist-template team-member',
+        'PUT /api/teams/:teamId/checklist-template team-owner',
+        'DELETE /api/teams/:teamId/checklist-template team-owner',
       ].sort(),
     );
   });
