@@ -239,8 +239,8 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         'GET /api/loans/:loanId/checklist/items/:itemId/files/:fileId loan',
         'GET /api/loans/:loanId/checklist/items/:itemId/files/:fileId/preview loan',
         'GET /api/teams/:teamId/checklist-template team-member',
-        'PUT /api/teams/:teamId/checklist-template team-member',
-        'DELETE /api/teams/:teamId/checklist-template team-member',
+        'PUT /api/teams/:teamId/checklist-template team-owner',
+        'DELETE /api/teams/:teamId/checklist-template team-owner',
       ].sort(),
     );
   });

@@ -17,6 +17,8 @@ export const AUDIT_ACTION_LABELS = {
   'team.branding_updated': 'Changed the branding',
   'member.role_changed': 'Changed a role',
   'member.removed': 'Removed a member',
+  'checklist_template.saved': 'Saved the checklist template',
+  'checklist_template.reset': 'Reset the checklist template to the built-in one',
   'loan.created': 'Created a loan file',
   'loan.deleted': 'Deleted a loan file',
   'participant.invited': 'Invited a borrower to a loan',

@@ -19,8 +19,6 @@ const stageLabel = (stage: unknown) => (typeof stage === 'string' && stage in ST
 
 const itemLabel = (data: Record<string, unknown>) => (typeof data.label === 'string' ? `“${data.label}”` : 'an item');
 
-const versionOf = (data: Record<string, unknown>) => (typeof data.versionNumber === 'number' ? `version ${data.versionNumber}` : 'a version');
-
 /** One field's value in words: cents as dollars, percents with their sign, enums by their labels. */
 export function fieldValueText(field: string, value: unknown, people: ReadonlyMap<string, string> = new Map()): string {
   if (value === null || value === undefined || value === '') return 'nothing';
@@ -126,20 +124,18 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} asked for ${itemLabel(data)} after all`];
     case 'document.uploaded': {
       const files = typeof data.fileCount === 'number' && data.fileCount > 1 ? ` (${data.fileCount} files)` : '';
-      return [`${who} uploaded ${versionOf(data)} of ${itemLabel(data)}${files}`];
+      return [`${who} uploaded version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}${files}`];
     }
     case 'document.review_started':
-      return [`${who} started reviewing ${versionOf(data)} of ${itemLabel(data)}`];
+      return [`${who} started reviewing version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}`];
     case 'document.approved':
-      return [
-        `${who} approved ${versionOf(data)} of ${itemLabel(data)}${typeof data.documentDate === 'string' ? `, dated ${formatCalendarDate(data.documentDate)}` : ''}`,
-      ];
+      return [`${who} approved version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}`];
     case 'document.needs_revision':
-      return [`${who} sent ${versionOf(data)} of ${itemLabel(data)} back${typeof data.reason === 'string' ? `: ${data.reason}` : ''}`];
+      return [`${who} asked for a new version of ${itemLabel(data)}`, ...(typeof data.reason === 'string' ? [`“${data.reason}”`] : [])];
     case 'document.viewed':
-      return [`${who} viewed ${typeof data.name === 'string' ? data.name : 'a file'}`];
+      return [`${who} viewed ${String(data.name ?? 'a file')}`];
     case 'document.downloaded':
-      return [`${who} downloaded ${typeof data.name === 'string' ? data.name : 'a file'}`];
+      return [`${who} downloaded ${String(data.name ?? 'a file')}`];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }
