@@ -15,7 +15,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median, report, root, runIfMain, sleep, startNode } from './lib.mjs';
 import { runNode, send, signInOwner } from './session.mjs';
 
@@ -24,7 +24,7 @@ const SIZE = Number(process.env.BENCH_UPLOAD_MB ?? 1024) * MB;
 const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 2);
 const APP_PORT = 3290;
 const BARE_PORT = 3291;
-const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'loop-probe.cjs');
+const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'loop-probe.mjs');
 const BLOCK = randomBytes(MB);
 const HEAD = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1');
 const TAIL = Buffer.from('\n%%EOF\n', 'latin1');
@@ -136,7 +136,7 @@ function cryptoReference() {
 
 async function startServer(args, env, work, name) {
   const probeFile = path.join(work, `${name}-loop.json`);
-  const server = await startNode(['--require', PROBE, ...args], {
+  const server = await startNode(['--import', pathToFileURL(PROBE).href, ...args], {
     env: { ...env, LOOP_PROBE_FILE: probeFile },
     logFile: path.join(work, `${name}.log`),
     readyUrl: `http://127.0.0.1:${env.PORT}/healthz`,

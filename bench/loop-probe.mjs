@@ -1,8 +1,8 @@
-// Preloaded (`node --require bench/loop-probe.cjs …`) into a server under a
+// Preloaded (`node --import ./bench/loop-probe.mjs …`) into a server under a
 // benchmark: records the event loop's delay, and on SIGUSR2 writes its
 // percentiles (ms) and the heap/RSS to LOOP_PROBE_FILE, then starts afresh.
-const { monitorEventLoopDelay } = require('node:perf_hooks');
-const { writeFileSync } = require('node:fs');
+import { writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const file = process.env.LOOP_PROBE_FILE;
 if (file) {
