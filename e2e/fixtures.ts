@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Cookie, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Cookie, type Page } from '@playwright/test';
 import { E2E_ACCOUNTS_PORT, E2E_LIMITED_PORT, E2E_PORT } from '../playwright.config';
 import { TEST_SUPPORT_SECRET_ENV, TEST_SUPPORT_SECRET_HEADER, type CreateTestPerson, type TestPerson } from '../src/server/test-support/test-support.schema';
 import { totpCode } from '../src/test/totp';
@@ -84,12 +84,17 @@ export const test = base.extend<Fixtures>({
   loginAs: async ({ page, createPerson }, use) => {
     await use(async (options) => {
       const person = await createPerson(options);
-      await page.context().addCookies(person.cookies.flatMap((setCookie) => browserCookie(setCookie) ?? []));
+      await addSession(page.context(), person);
       return person;
     });
   },
 });
 export { expect };
+
+/** Puts `person`'s session into another browser context than the test's page: a second person working beside the first. */
+export async function addSession(context: BrowserContext, person: TestPerson) {
+  await context.addCookies(person.cookies.flatMap((setCookie) => browserCookie(setCookie) ?? []));
+}
 
 /** A Set-Cookie value of an e2e server (all on 127.0.0.1) as Playwright adds it to a browser context; null for one that deletes a cookie. */
 function browserCookie(setCookie: string): Cookie | null {

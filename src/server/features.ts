@@ -4,6 +4,7 @@ import { adminFeature } from './admin/admin.routes';
 import { auditFeature } from './audit/audit.routes';
 import { authFeature } from './auth/auth.routes';
 import { checklistFeature } from './checklist/checklist.routes';
+import { documentsFeature } from './documents/documents.routes';
 import { healthFeature } from './health/health.routes';
 import { loansFeature } from './loans/loans.routes';
 import { participantsFeature } from './loans/participants.routes';
@@ -26,6 +27,7 @@ export const features: Feature[] = [
   loansFeature,
   activityFeature,
   checklistFeature,
+  documentsFeature,
   participantsFeature,
   invitationsFeature,
   adminFeature,

@@ -1,11 +1,14 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decideAccess, type LoanRole, type Principal } from '../../shared/domain/access';
+import type { UploadView, VersionView } from '../../shared/schemas/documents';
 import type { LoanView } from '../../shared/schemas/loans';
 import { setupApi } from '../../test/api';
 import { backends } from '../../test/databases';
+import { uploadVersion } from '../../test/documents';
 import { addBorrower, createLoan, type Person } from '../../test/factories';
 import { createPeople, type People } from '../../test/people';
+import { samplePng } from '../../test/sample-files';
 import { checklistItem, loanParticipant } from '../db/schema';
 
 /**
@@ -29,6 +32,9 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
   let visibleItemA1: string;
   let internalItemA1: string;
   let itemA2: string;
+  let versionA1: VersionView;
+  /** An upload under way on the visible item, per person who may upload (an upload is its uploader's alone). */
+  const uploadOf: Partial<Record<Who, string>> = {};
 
   beforeAll(async () => {
     people = await createPeople(api.app, api.db, api.config);
@@ -48,6 +54,13 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     visibleItemA1 = items.find((item) => item.borrowerVisible)!.id;
     internalItemA1 = items.find((item) => !item.borrowerVisible)!.id;
     itemA2 = (await api.db.select().from(checklistItem).where(eq(checklistItem.loanId, a2)))[0]!.id;
+    versionA1 = await uploadVersion(api, borrowers.borrowerA1, a1, visibleItemA1, [{ name: 'statement.png', bytes: samplePng() }]);
+    for (const who of ['ownerA', 'assistantA', 'borrowerA1', 'coBorrowerA1'] as const) {
+      const started = await api
+        .as(cookieOf(who))
+        .post(`/api/loans/${a1}/checklist/items/${visibleItemA1}/uploads`, { files: [{ name: 'more.png', size: 100 }] });
+      uploadOf[who] = started.json<UploadView>().id;
+    }
   }, 90_000);
 
   const person = (who: Exclude<Who, 'anonymous'>) => borrowers[who] ?? people[who as keyof People & Who];
@@ -88,10 +101,14 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     api.app.routeAccessTable.filter((r) => r.url.includes(':loanId') || r.url.startsWith('/api/teams/:teamId/loans')).filter((r) => r.url.startsWith('/api'));
 
   /** A concrete URL aimed at loan A1 of team A; other ids are ones that exist nowhere (or the caller themself). */
-  const concrete = (url: string) =>
+  const concrete = (url: string, who?: Who) =>
     url
       .replace(':loanId', a1)
       .replace(':itemId', visibleItemA1)
+      .replace(':uploadId', (who && uploadOf[who]) ?? '00000000-0000-4000-8000-000000000000')
+      .replace(':versionId', versionA1.id)
+      .replace(':fileId', versionA1.files[0]!.id)
+      .replace(':position', '1')
       .replace(':teamId', people.teamA)
       .replace(':userId', people.ownerA.userId)
       .replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
@@ -114,7 +131,7 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
       for (const who of WHOS) {
         const response = await api.app.inject({
           method: route.method as 'GET',
-          url: concrete(route.url),
+          url: concrete(route.url, who),
           headers: cookieOf(who) ? { cookie: cookieOf(who) } : {},
           ...(['POST', 'PATCH', 'PUT', 'DELETE'].includes(route.method) ? { payload: {} } : {}),
         });

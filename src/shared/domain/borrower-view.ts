@@ -180,6 +180,11 @@ const SHARED_ACTIVITY_DATA: Readonly<Record<string, readonly string[]>> = {
   'checklist.item_not_applicable': ['itemId', 'label', 'reason', 'byName'],
   'checklist.not_applicable_confirmed': ['itemId', 'label'],
   'checklist.not_applicable_rejected': ['itemId', 'label'],
+  // Versions of borrower-visible items and their review (the reviewer reads as the team).
+  'document.uploaded': ['itemId', 'label', 'versionNumber', 'fileCount', 'uploadedAs', 'byName'],
+  'document.review_started': ['itemId', 'label', 'versionNumber'],
+  'document.approved': ['itemId', 'label', 'versionNumber'],
+  'document.needs_revision': ['itemId', 'label', 'versionNumber', 'reason'],
 };
 
 export const isBorrowerActivityKind = (kind: string) => Object.hasOwn(SHARED_ACTIVITY_DATA, kind);
@@ -205,6 +210,8 @@ export function borrowerActivityActor(kind: string, data: Record<string, unknown
   if (!isBorrowerActivityKind(kind)) return null;
   if (kind === 'participant.joined') return { name: typeof data.name === 'string' && data.name !== '' ? data.name : 'A borrower' };
   // What a borrower did themselves names them (the row carries their name).
-  if (kind === 'checklist.item_not_applicable') return { name: typeof data.byName === 'string' && data.byName !== '' ? data.byName : 'A borrower' };
+  if (kind === 'checklist.item_not_applicable' || (kind === 'document.uploaded' && data.uploadedAs === 'borrower')) {
+    return { name: typeof data.byName === 'string' && data.byName !== '' ? data.byName : 'A borrower' };
+  }
   return { name: teamName };
 }

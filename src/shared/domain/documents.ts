@@ -7,6 +7,10 @@
 export const VERSION_REVIEWS = ['pending', 'in_review', 'approved', 'needs_revision'] as const;
 export type VersionReview = (typeof VERSION_REVIEWS)[number];
 
+/** In which capacity someone uploaded a version. */
+export const UPLOADER_KINDS = ['team', 'borrower', 'third_party'] as const;
+export type UploaderKind = (typeof UPLOADER_KINDS)[number];
+
 /** The file types a document may be, by the MIME type the content was sniffed as. */
 export const DOCUMENT_TYPES = {
   'application/pdf': { label: 'PDF', extension: 'pdf' },

@@ -49,7 +49,7 @@ async function send<T>(path: string, init: RequestInit): Promise<T> {
 }
 
 /** The JSON payload of a 2xx answer (null when there is none); an ApiError from the problem+json of any other. */
-async function readResponse<T>(response: Response): Promise<T> {
+export async function readResponse<T>(response: Response): Promise<T> {
   const isJson = (response.headers.get('content-type') ?? '').includes('json');
   const payload: unknown = isJson ? await response.json().catch(() => null) : null;
   if (!response.ok) {

@@ -25,6 +25,8 @@ export const paths = {
   teamNew: '/app/team/new',
   teamBranding: '/app/team/branding',
   teamAudit: '/app/team/audit',
+  /** The team's checklist template: what new loans ask for. */
+  teamTemplates: '/app/team/templates',
   profile: '/app/profile',
   security: '/app/security',
   securitySetup: '/app/security/setup',

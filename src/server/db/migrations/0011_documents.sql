@@ -39,6 +39,7 @@ CREATE TABLE "document_version" (
 	"uploaded_by" text,
 	"uploaded_by_link" uuid,
 	"uploader_name" text NOT NULL,
+	"uploaded_as" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"review" text DEFAULT 'pending' NOT NULL,
 	"review_reason" text,
@@ -46,7 +47,8 @@ CREATE TABLE "document_version" (
 	"reviewed_at" timestamp with time zone,
 	"document_date" date,
 	CONSTRAINT "document_version_item_number" UNIQUE("item_id","number"),
-	CONSTRAINT "document_version_review_check" CHECK ("document_version"."review" in ('pending', 'in_review', 'approved', 'needs_revision'))
+	CONSTRAINT "document_version_review_check" CHECK ("document_version"."review" in ('pending', 'in_review', 'approved', 'needs_revision')),
+	CONSTRAINT "document_version_uploaded_as_check" CHECK ("document_version"."uploaded_as" in ('team', 'borrower', 'third_party'))
 );
 --> statement-breakpoint
 CREATE TABLE "upload_link" (

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
-import { VERSION_REVIEWS } from '../../../shared/domain/documents';
+import { UPLOADER_KINDS, VERSION_REVIEWS } from '../../../shared/domain/documents';
 import { user } from './auth';
 import { checklistItem } from './checklist';
 import { loan } from './loans';
@@ -79,6 +79,8 @@ export const documentVersion = pgTable(
     uploadedByLink: uuid().references(() => uploadLink.id, { onDelete: 'set null' }),
     /** The uploader's name when they uploaded (a third party's as the team entered it). */
     uploaderName: text().notNull(),
+    /** In which capacity: a team member, a borrower on the loan, or a third party's link (a borrower reads only theirs by name). */
+    uploadedAs: text({ enum: UPLOADER_KINDS }).notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     review: text({ enum: VERSION_REVIEWS }).notNull().default('pending'),
     reviewReason: text(),
@@ -91,6 +93,7 @@ export const documentVersion = pgTable(
     unique('document_version_item_number').on(t.itemId, t.number),
     index('document_version_loan_idx').on(t.loanId),
     check('document_version_review_check', sql`${t.review} in (${inList(VERSION_REVIEWS)})`),
+    check('document_version_uploaded_as_check', sql`${t.uploadedAs} in (${inList(UPLOADER_KINDS)})`),
   ],
 );
 

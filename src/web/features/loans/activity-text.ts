@@ -122,6 +122,20 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} confirmed ${itemLabel(data)} doesn't apply`];
     case 'checklist.not_applicable_rejected':
       return [`${who} asked for ${itemLabel(data)} after all`];
+    case 'document.uploaded': {
+      const files = typeof data.fileCount === 'number' && data.fileCount > 1 ? ` (${data.fileCount} files)` : '';
+      return [`${who} uploaded version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}${files}`];
+    }
+    case 'document.review_started':
+      return [`${who} started reviewing version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}`];
+    case 'document.approved':
+      return [`${who} approved version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}`];
+    case 'document.needs_revision':
+      return [`${who} asked for a new version of ${itemLabel(data)}`, ...(typeof data.reason === 'string' ? [`“${data.reason}”`] : [])];
+    case 'document.viewed':
+      return [`${who} viewed ${String(data.name ?? 'a file')}`];
+    case 'document.downloaded':
+      return [`${who} downloaded ${String(data.name ?? 'a file')}`];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }
