@@ -331,6 +331,16 @@ describe.each(backends)('third-party upload links on %s', (backend) => {
     expect(await api.db.select().from(documentVersion).where(eq(documentVersion.itemId, itemId))).toHaveLength(1);
   });
 
+  it('limits each client address on the link routes, counted before the token is even looked at', async () => {
+    const guesser = api.as(undefined, { remoteAddress: '203.0.113.9', headers: { authorization: `Bearer ${'B'.repeat(43)}` } });
+    const codes: number[] = [];
+    for (let i = 0; i < 61; i++) codes.push((await guesser.get('/api/upload-link')).statusCode);
+    expect(codes.slice(0, 60).every((code) => code === 404)).toBe(true);
+    expect(codes[60]).toBe(429);
+    // Another address is not held back.
+    expect((await api.as(undefined, { remoteAddress: '203.0.113.10' }).get('/api/upload-link')).statusCode).toBe(404);
+  });
+
   it('sends links for third-party items only, while they take uploads, from the team only, and refuses bad input with a 400', async () => {
     const bank = await itemByKey('bank-statements');
     const borrowerItem = await api.as(harbor.owner).post(`${base(bank.id)}/upload-links`, { name: 'X', email: 'x@x.test' });
