@@ -122,6 +122,10 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} confirmed ${itemLabel(data)} doesn't apply`];
     case 'checklist.not_applicable_rejected':
       return [`${who} asked for ${itemLabel(data)} after all`];
+    case 'document.link_sent':
+      return [`${who} sent ${String(data.name ?? 'a third party')} (${String(data.email ?? '')}) an upload link for ${itemLabel(data)}`];
+    case 'document.link_revoked':
+      return [`${who} withdrew the upload link sent to ${String(data.email ?? 'a third party')} for ${itemLabel(data)}`];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }

@@ -16,6 +16,7 @@ import { useChecklist } from '../api/get-checklist';
 import { useRemoveChecklistItem } from '../api/remove-checklist-item';
 import { useReorderChecklist } from '../api/reorder-checklist';
 import { ItemStatusChip } from './item-status-chip';
+import { UploadLinksDialog } from './upload-links-dialog';
 
 const PROVIDER_LABELS: Record<ItemProvider, string> = { borrower: 'Borrower', third_party: 'Third party' };
 
@@ -29,6 +30,7 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
   const toast = useToast();
   const [asking, setAsking] = useState<{ item: ChecklistItemView; action: 'waive' } | null>(null);
   const [removing, setRemoving] = useState<ChecklistItemView | null>(null);
+  const [linksOf, setLinksOf] = useState<ChecklistItemView | null>(null);
   const [announcement, setAnnouncement] = useState('');
 
   if (checklist.isPending) return <p className="text-sm text-slate-600">Loading the checklist…</p>;
@@ -103,6 +105,11 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
                   </Button>
                 </>
               ) : null}
+              {item.provider === 'third_party' ? (
+                <Button size="sm" variant="secondary" aria-label={`Upload links: ${item.label}`} onClick={() => setLinksOf(item)}>
+                  Upload link
+                </Button>
+              ) : null}
               {nextItemStatus(item.status, 'waive') ? (
                 <Button size="sm" variant="secondary" aria-label={`Waive ${item.label}`} onClick={() => setAsking({ item, action: 'waive' })}>
                   Waive
@@ -145,6 +152,7 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
         ))}
       </ol>
       <AddItemForm loanId={loanId} />
+      <UploadLinksDialog loanId={loanId} item={linksOf} onClose={() => setLinksOf(null)} />
       <ReasonDialog
         open={asking !== null}
         title={`Waive ${asking?.item.label ?? 'the item'}`}
