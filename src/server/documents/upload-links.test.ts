@@ -284,6 +284,15 @@ describe.each(backends)('third-party upload links on %s', (backend) => {
     const audit = (await api.as(harbor.owner).get(`/api/teams/${harbor.teamId}/audit?action=upload_link.revoked`)).json<AuditPage>();
     expect(audit.events.map((e) => e.data.linkId)).toEqual([fresh.link.id]);
 
+    // A link whose item is gone is gone with it: its token names nothing.
+    const survey = await api
+      .as(harbor.owner)
+      .post(`/api/loans/${loanId}/checklist/items`, { label: 'Boundary survey', category: 'property', provider: 'third_party' });
+    const surveyItem = survey.json<ChecklistItemView>();
+    const doomed = await sendLink(surveyItem.id, 'bo@survey.test');
+    expect((await api.as(harbor.owner).delete(base(surveyItem.id), { version: surveyItem.version })).statusCode).toBe(204);
+    expect((await api.as(undefined, linkBearer(doomed.token)).get('/api/upload-link')).statusCode).toBe(404);
+
     // A link of another item, or another loan's, is not this item's to withdraw.
     const otherLoan = (await createLoan(api, harbor.teamId, harbor.owner)).id;
     expect((await api.as(harbor.owner).delete(`/api/loans/${otherLoan}/checklist/items/${appraisal.id}/upload-links/${fresh.link.id}`)).statusCode).toBe(404);
