@@ -187,6 +187,12 @@ describe.each(backends)('third-party upload links on %s', (backend) => {
     const { token } = await sendLink(hazard.id, 'ivan@insure.test');
     expect((await (await uploadThroughLink(token, [{ name: 'quote.pdf', bytes: await samplePdf('Quote') }])).complete()).statusCode).toBe(201);
     const v1 = (await api.as(assistant).get(`${base(hazard.id)}/versions`)).json<VersionsView>().versions[0]!;
+    // The borrowers see the item's upload (it is theirs to see) as the team's, with nothing of the third party.
+    const theirs = await api.as(borrower).get(`/api/loans/${loanId}/activity`);
+    expect(theirs.json<ActivityPage>().items.find((a) => a.kind === 'document.uploaded' && a.data.itemId === hazard.id)?.actor).toEqual({
+      name: 'Harbor Lending',
+    });
+    for (const secret of ['Tess Title', 'ivan@insure.test', 'linkId', 'link_sent', 'thirdPartyName']) expect(theirs.body).not.toContain(secret);
     const reason = 'The quote must name the lender as mortgagee.';
     const current = await itemByKey('hazard-insurance');
     const sentBack = await api.as(assistant).post(`${base(hazard.id)}/versions/${v1.id}/needs-revision`, { version: current.version, reason });
