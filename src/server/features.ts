@@ -5,6 +5,7 @@ import { auditFeature } from './audit/audit.routes';
 import { authFeature } from './auth/auth.routes';
 import { checklistFeature } from './checklist/checklist.routes';
 import { documentsFeature } from './documents/documents.routes';
+import { uploadLinksFeature } from './documents/upload-links.routes';
 import { healthFeature } from './health/health.routes';
 import { loansFeature } from './loans/loans.routes';
 import { participantsFeature } from './loans/participants.routes';
@@ -28,6 +29,7 @@ export const features: Feature[] = [
   activityFeature,
   checklistFeature,
   documentsFeature,
+  uploadLinksFeature,
   participantsFeature,
   invitationsFeature,
   adminFeature,

@@ -21,6 +21,7 @@ import type { Db } from '../db/client';
 import type { ChecklistItemRow } from '../db/schema';
 import { enqueueObjectDeletion, objectKeysOfItems } from '../platform/files/file-objects';
 import * as q from './checklist.queries';
+import { noteDocumentsRequested } from './documents-requested';
 import { itemRowsFrom, templateOf } from './new-loan-checklist';
 
 type Deps = Pick<AppContext, 'db'>;
@@ -88,6 +89,7 @@ export async function addItem(deps: Deps, principal: SignedInPrincipal, loanId: 
   return deps.db.transaction(async (tx) => {
     const [row] = await q.insertItems(tx, [{ ...fields, loanId, key: null, position: await q.nextPosition(tx, loanId), updatedBy: principal.userId }]);
     await itemActivity(tx, row!, principal.userId, 'checklist.item_added');
+    await noteDocumentsRequested(tx, loanId, [row!]);
     return itemView(row!);
   });
 }
@@ -184,6 +186,8 @@ export async function changeItemStatus(
     if (!row) throw stale();
     const byBorrower = which === 'claim-not-applicable' ? { byName: principal.name } : {};
     await itemActivity(tx, row, principal.userId, effect.kind, { ...(effect.withReason ? { reason } : {}), ...byBorrower });
+    // Asked for again (reopened, or "not applicable" sent back): the borrowers hear of it.
+    if (which === 'reopen' || which === 'reject-not-applicable') await noteDocumentsRequested(tx, loanId, [row]);
     return itemView(row);
   });
 }
@@ -215,6 +219,7 @@ export async function addFromTemplate(deps: Deps, principal: SignedInPrincipal, 
     const chosen = items.filter((item) => keys.includes(item.key) && !have.has(item.key));
     const rows = await q.insertItems(tx, itemRowsFrom(loanId, chosen, await q.nextPosition(tx, loanId), today, principal.userId));
     for (const row of rows) await itemActivity(tx, row, principal.userId, 'checklist.item_added');
+    await noteDocumentsRequested(tx, loanId, rows);
     return checklist(tx, loanId, 'team');
   });
 }

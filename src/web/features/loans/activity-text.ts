@@ -136,6 +136,10 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} viewed ${String(data.name ?? 'a file')}`];
     case 'document.downloaded':
       return [`${who} downloaded ${String(data.name ?? 'a file')}`];
+    case 'document.link_sent':
+      return [`${who} sent ${String(data.name ?? 'a third party')} (${String(data.email ?? '')}) an upload link for ${itemLabel(data)}`];
+    case 'document.link_revoked':
+      return [`${who} withdrew the upload link sent to ${String(data.email ?? 'a third party')} for ${itemLabel(data)}`];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }
