@@ -9,6 +9,7 @@ import { healthFeature } from './health/health.routes';
 import { loansFeature } from './loans/loans.routes';
 import { participantsFeature } from './loans/participants.routes';
 import { invitationsFeature } from './invitations/invitations.routes';
+import { lenderPackageFeature } from './lender-package/lender-package.routes';
 import { meFeature } from './me/me.routes';
 import { teamsFeature } from './teams/teams.routes';
 import { testSupportFeature } from './test-support/test-support.routes';
@@ -28,6 +29,7 @@ export const features: Feature[] = [
   activityFeature,
   checklistFeature,
   documentsFeature,
+  lenderPackageFeature,
   participantsFeature,
   invitationsFeature,
   adminFeature,

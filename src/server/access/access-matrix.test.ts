@@ -238,6 +238,7 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         'POST /api/loans/:loanId/checklist/items/:itemId/versions/:versionId/needs-revision loan',
         'GET /api/loans/:loanId/checklist/items/:itemId/files/:fileId loan',
         'GET /api/loans/:loanId/checklist/items/:itemId/files/:fileId/preview loan',
+        'GET /api/loans/:loanId/package loan',
         'GET /api/teams/:teamId/checklist-template team-member',
         'PUT /api/teams/:teamId/checklist-template team-owner',
         'DELETE /api/teams/:teamId/checklist-template team-owner',

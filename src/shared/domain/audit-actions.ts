@@ -27,6 +27,7 @@ export const AUDIT_ACTION_LABELS = {
   'document.downloaded': 'Downloaded a document',
   'document.approved': 'Approved a document',
   'document.needs_revision': 'Sent a document back for revision',
+  'package.downloaded': 'Downloaded the lender package',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
