@@ -136,6 +136,10 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} viewed ${String(data.name ?? 'a file')}`];
     case 'document.downloaded':
       return [`${who} downloaded ${String(data.name ?? 'a file')}`];
+    case 'package.downloaded':
+      return [
+        `${who} downloaded the lender package (${typeof data.documents === 'number' ? `${data.documents} document${data.documents === 1 ? '' : 's'}` : 'documents'})`,
+      ];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }
