@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { create, type Font } from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { ITEM_STATUS_LABELS, type ItemStatus } from '../../shared/domain/checklist-status';
 import { DSCR_BAND_LABELS, type DscrThresholds } from '../../shared/domain/dscr';
@@ -35,15 +36,14 @@ export interface CoverDocument {
   files: { name: string; size: number; sha256: string }[];
 }
 
-// DejaVu covers Latin, Greek and Cyrillic with their accents ("José Núñez", "Zoë", "Łódź"); read once, subset into each PDF by pdfkit.
+// DejaVu covers Latin, Greek and Cyrillic with their accents ("José Núñez", "Zoë", "Łódź"). Each font is read and
+// parsed once (fontkit) and the parsed font handed to every PDF, which subsets it: parsing the tables is most of
+// the work of a small document, and the package's first byte waits for its cover sheet.
 const require = createRequire(import.meta.url);
-let fonts: { regular: Buffer; bold: Buffer; mono: Buffer } | undefined;
+let fonts: { regular: Font; bold: Font; mono: Font } | undefined;
 function dejaVu() {
-  fonts ??= {
-    regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
-    mono: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf')),
-  };
+  const parse = (file: string) => create(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
+  fonts ??= { regular: parse('DejaVuSans.ttf'), bold: parse('DejaVuSans-Bold.ttf'), mono: parse('DejaVuSansMono.ttf') };
   return fonts;
 }
 
@@ -135,9 +135,10 @@ export function renderCoverSheet(sheet: CoverSheet): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  doc.registerFont('Sans', regular);
-  doc.registerFont('Sans-Bold', bold);
-  doc.registerFont('Mono', mono);
+  // pdfkit takes a parsed fontkit font where its types say a file (PDFFontFactory.open).
+  doc.registerFont('Sans', regular as unknown as Buffer);
+  doc.registerFont('Sans-Bold', bold as unknown as Buffer);
+  doc.registerFont('Mono', mono as unknown as Buffer);
 
   const left = MARGIN;
   const width = doc.page.width - 2 * MARGIN;
