@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { create, type Font } from 'fontkit';
-import PDFDocument from 'pdfkit';
+import type { Font } from 'fontkit';
 import { ITEM_STATUS_LABELS, type ItemStatus } from '../../shared/domain/checklist-status';
 import { DSCR_BAND_LABELS, type DscrThresholds } from '../../shared/domain/dscr';
 import type { LoanDscrAnalysis } from '../../shared/domain/loan-dscr';
@@ -38,13 +37,21 @@ export interface CoverDocument {
 
 // DejaVu covers Latin, Greek and Cyrillic with their accents ("José Núñez", "Zoë", "Łódź"). Each font is read and
 // parsed once (fontkit) and the parsed font handed to every PDF, which subsets it: parsing the tables is most of
-// the work of a small document, and the package's first byte waits for its cover sheet.
+// the work of a small document, and the package's first byte waits for its cover sheet. pdfkit itself is loaded
+// with the first cover sheet, not with the server: importing it takes longer than starting the rest of the app.
 const require = createRequire(import.meta.url);
-let fonts: { regular: Font; bold: Font; mono: Font } | undefined;
-function dejaVu() {
-  const parse = (file: string) => create(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
-  fonts ??= { regular: parse('DejaVuSans.ttf'), bold: parse('DejaVuSans-Bold.ttf'), mono: parse('DejaVuSansMono.ttf') };
-  return fonts;
+let typesetting: Promise<{ PDFDocument: typeof import('pdfkit'); fonts: { regular: Font; bold: Font; mono: Font } }> | undefined;
+function loadTypesetting() {
+  typesetting ??= Promise.all([import('pdfkit'), import('fontkit')]).then(([pdfkit, { create }]) => {
+    const parse = (file: string) => create(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
+    return {
+      PDFDocument: pdfkit.default,
+      fonts: { regular: parse('DejaVuSans.ttf'), bold: parse('DejaVuSans-Bold.ttf'), mono: parse('DejaVuSansMono.ttf') },
+    };
+  });
+  // A failed load is tried again by the next cover sheet.
+  typesetting.catch(() => (typesetting = undefined));
+  return typesetting;
 }
 
 const INK = '#0f172a';
@@ -118,8 +125,11 @@ function dscrRows({ dscr, thresholds }: CoverSheet): [string, string][] {
  * reasons, and what is still outstanding. Text is set in DejaVu Sans, so
  * names in any Latin, Greek or Cyrillic script print as typed.
  */
-export function renderCoverSheet(sheet: CoverSheet): Promise<Buffer> {
-  const { regular, bold, mono } = dejaVu();
+export async function renderCoverSheet(sheet: CoverSheet): Promise<Buffer> {
+  const {
+    PDFDocument,
+    fonts: { regular, bold, mono },
+  } = await loadTypesetting();
   const title = `Lender package: ${sheet.loan.borrowerName}, ${sheet.loan.propertyStreet}`;
   const doc = new PDFDocument({
     size: 'LETTER',
