@@ -10,6 +10,7 @@ import { healthFeature } from './health/health.routes';
 import { loansFeature } from './loans/loans.routes';
 import { participantsFeature } from './loans/participants.routes';
 import { invitationsFeature } from './invitations/invitations.routes';
+import { lenderPackageFeature } from './lender-package/lender-package.routes';
 import { meFeature } from './me/me.routes';
 import { teamsFeature } from './teams/teams.routes';
 import { testSupportFeature } from './test-support/test-support.routes';
@@ -30,6 +31,7 @@ export const features: Feature[] = [
   checklistFeature,
   documentsFeature,
   uploadLinksFeature,
+  lenderPackageFeature,
   participantsFeature,
   invitationsFeature,
   adminFeature,

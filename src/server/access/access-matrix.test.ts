@@ -252,6 +252,7 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         'PUT /api/upload-link/uploads/:uploadId/files/:position upload-link',
         'POST /api/upload-link/uploads/:uploadId/complete upload-link',
         'DELETE /api/upload-link/uploads/:uploadId upload-link',
+        'GET /api/loans/:loanId/package loan',
         'GET /api/teams/:teamId/checklist-template team-member',
         'PUT /api/teams/:teamId/checklist-template team-owner',
         'DELETE /api/teams/:teamId/checklist-template team-owner',
