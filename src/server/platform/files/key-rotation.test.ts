@@ -124,7 +124,8 @@ describe.each(databasesAndStores)('rotate-master-key with MASTER_KEY on %s with 
 });
 
 describe.each(databasesAndStores)('rotate-master-key in embedded mode on %s with %s storage', (backend: Backend, storage: StorageKind) => {
-  const api = setupApi(backend, { storage });
+  // No MASTER_KEY: the key is the one generated into DATA_DIR/keys.
+  const api = setupApi(backend, { storage, env: { MASTER_KEY: '' } });
   let files: Awaited<ReturnType<typeof loanWithFiles>>;
   beforeAll(async () => {
     files = await loanWithFiles(api);
