@@ -8,6 +8,7 @@ import { countJobsByStatus, retryDeadJobs } from './platform/jobs/outbox';
 import { createAuth } from './auth/auth';
 import { resolveAuthSecret } from './auth/secret';
 import { DEMO_EMAIL_DOMAIN, DEMO_LOANS_DEFAULT, DemoSeedRefused, describeDemo, seedDemo } from './demo/seed-demo';
+import { refreshAllDocumentCounts } from './checklist/document-counts';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -22,6 +23,9 @@ Commands:
                         across every stage. Its people have @${DEMO_EMAIL_DOMAIN} addresses; running it again
                         resets the demo. Refuses a database with other teams unless --force. --json prints
                         the sign-ins as JSON.
+  refresh-document-counts
+                        count every loan's checklist again into its document counters (progress, the
+                        pipeline's outstanding documents), after checklist rows were written by hand
   help                  show this text
 
 With the embedded database (no DATABASE_URL), stop the server first: one process at a time may open it.`;
@@ -32,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo'].includes(command)) {
+  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'refresh-document-counts'].includes(command)) {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 64; // EX_USAGE
   }
@@ -96,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (command === 'migrate') console.log('Migrations applied.');
     if (command === 'jobs') console.table(await countJobsByStatus(database.db));
+    if (command === 'refresh-document-counts') console.log(`Counted the checklists of ${await refreshAllDocumentCounts(database.db)} loan(s).`);
     if (command === 'retry-dead-jobs') console.log(`${await retryDeadJobs(database.db)} dead job(s) queued again; a running server sends them within seconds.`);
     return 0;
   } finally {

@@ -16,6 +16,7 @@ import type { AppContext } from '../app-context';
 import type { Db } from '../db/client';
 import type { ChecklistItemRow } from '../db/schema';
 import * as q from './checklist.queries';
+import { refreshLoanDocumentCounts } from './document-counts';
 import { itemRowsFrom, templateOf } from './new-loan-checklist';
 
 type Deps = Pick<AppContext, 'db'>;
@@ -80,6 +81,7 @@ export async function addItem(deps: Deps, principal: SignedInPrincipal, loanId: 
   return deps.db.transaction(async (tx) => {
     const [row] = await q.insertItems(tx, [{ ...fields, loanId, key: null, position: await q.nextPosition(tx, loanId), updatedBy: principal.userId }]);
     await itemActivity(tx, row!, principal.userId, 'checklist.item_added');
+    await refreshLoanDocumentCounts(tx, loanId);
     return itemView(row!);
   });
 }
@@ -104,6 +106,8 @@ export async function updateItem(
     const row = await q.updateItemAt(tx, itemId, version, { ...patch, updatedBy: principal.userId });
     if (!row) throw stale();
     if (changes.length > 0) await itemActivity(tx, row, principal.userId, 'checklist.item_updated', { changes }, { internal: true });
+    // Required and borrower-visible are among the fields: the counts may move.
+    if (changes.length > 0) await refreshLoanDocumentCounts(tx, loanId);
     return itemView(row);
   });
 }
@@ -114,6 +118,7 @@ export async function removeItem(deps: Deps, principal: SignedInPrincipal, loanI
     const row = await q.deleteItemAt(tx, itemId, version);
     if (!row) throw stale();
     await itemActivity(tx, row, principal.userId, 'checklist.item_removed');
+    await refreshLoanDocumentCounts(tx, loanId);
   });
 }
 
@@ -173,6 +178,7 @@ export async function changeItemStatus(
     if (!row) throw stale();
     const byBorrower = which === 'claim-not-applicable' ? { byName: principal.name } : {};
     await itemActivity(tx, row, principal.userId, effect.kind, { ...(effect.withReason ? { reason } : {}), ...byBorrower });
+    await refreshLoanDocumentCounts(tx, loanId);
     return itemView(row);
   });
 }
@@ -204,6 +210,7 @@ export async function addFromTemplate(deps: Deps, principal: SignedInPrincipal, 
     const chosen = items.filter((item) => keys.includes(item.key) && !have.has(item.key));
     const rows = await q.insertItems(tx, itemRowsFrom(loanId, chosen, await q.nextPosition(tx, loanId), today, principal.userId));
     for (const row of rows) await itemActivity(tx, row, principal.userId, 'checklist.item_added');
+    await refreshLoanDocumentCounts(tx, loanId);
     return checklist(tx, loanId, 'team');
   });
 }
