@@ -3,7 +3,6 @@ import { formatPropertyAddress, LOAN_PURPOSE_LABELS } from '../../shared/domain/
 import { CSV_ROWS_MAX, type PipelinePage, type PipelineQuery, type PipelineRow } from '../../shared/schemas/loans';
 import { formatDollarsDecimal } from '../../shared/money';
 import type { Db } from '../db/client';
-import type { LoanRow } from '../db/schema';
 import { csvFile, csvRow } from '../platform/http/csv';
 import { teamProgress } from './loan-record';
 import * as q from './loans.queries';
@@ -12,7 +11,7 @@ import * as q from './loans.queries';
 const todayOf = (query: PipelineQuery, now: Date) => query.today ?? now.toISOString().slice(0, 10);
 
 function pipelineRow(
-  { loan, assigneeName, assigneeEmail }: { loan: LoanRow; assigneeName: string | null; assigneeEmail: string | null },
+  { loan, assigneeName, assigneeEmail }: { loan: q.PipelineLoan; assigneeName: string | null; assigneeEmail: string | null },
   now: Date,
 ): PipelineRow {
   return {
