@@ -63,8 +63,13 @@ export async function sessionCookieReader(auth: Auth): Promise<SessionCookieRead
   const { secret } = context;
   const { sessionToken, sessionData, dontRememberToken } = context.authCookies;
   const { expiresIn, updateAge } = context.sessionConfig;
-  const hasCookieCache = (cookies: Map<string, string>) =>
-    [...cookies.keys()].some((name) => name === sessionData.name || name.startsWith(`${sessionData.name}.`));
+  // better-auth's getChunkedCookie: the cookie, else its chunks `<name>.0`, `<name>.1`… joined; an empty value is no cache.
+  const hasCookieCache = (cookies: Map<string, string>) => {
+    if (cookies.get(sessionData.name)) return true;
+    const prefix = `${sessionData.name}.`;
+    const chunks = [...cookies].filter(([name]) => name.startsWith(prefix) && String(Number(name.slice(prefix.length))) === name.slice(prefix.length));
+    return chunks.some(([, value]) => value !== '');
+  };
   return {
     token(cookieHeader) {
       if (!cookieHeader) return null;
