@@ -22,6 +22,7 @@ import { enqueueMail } from '../platform/mail/mail-jobs';
 import { teamMailBrand } from '../teams/team-brand';
 import { reviewMail, uploadedMail, type ReviewOutcome } from './documents.mail';
 import { createInspector, safeFileName } from './inspect';
+import { refreshLoanDocumentCounts } from '../checklist/document-counts';
 import * as q from './documents.queries';
 
 type Deps = Pick<AppContext, 'db' | 'files' | 'config' | 'publicUrl'>;
@@ -282,6 +283,8 @@ async function moveItem(tx: Db, item: ChecklistItemRow, action: ItemAction, valu
     .set({ ...values, status: next, updatedBy: by, updatedAt: new Date(), version: item.version + 1 })
     .where(eq(checklistItem.id, item.id))
     .returning();
+  // The loan's progress and the pipeline's outstanding documents count this tag.
+  await refreshLoanDocumentCounts(tx, item.loanId);
   return row!;
 }
 
