@@ -15,6 +15,7 @@ import { loanRoleOfRequest, signedInUser } from '../access/access';
 import type { Feature } from '../app-context';
 import { parseInput } from '../platform/http/problem';
 import { itemScope } from './checklist.queries';
+import { EXPIRY_QUEUE, expiryJobHandler } from './expiry';
 import * as service from './checklist.service';
 import { templateOf } from './new-loan-checklist';
 
@@ -29,6 +30,7 @@ const item = '/api/loans/:loanId/checklist/items/:itemId';
 export const checklistFeature: Feature = {
   name: 'checklist',
   loanActions: CHECKLIST_ACTIONS,
+  jobs: (context) => ({ [EXPIRY_QUEUE]: expiryJobHandler(context) }),
   accessTargets: ({ db }) => ({
     itemId: async (itemId, request, resolved) => {
       const role = resolved.loanRole;

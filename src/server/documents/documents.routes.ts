@@ -200,9 +200,10 @@ export const documentsFeature: Feature = {
 
     app.post(`${item}/versions/:versionId/approve`, { ...small, config: { access: 'loan', loanAction: 'review-documents' } }, async (request) => {
       const ids = parseInput(VersionParamsSchema, request.params);
-      const { item } = await service.approveVersion(deps, reviewerOf(request), ids, parseInput(ApproveVersionSchema, request.body));
+      const { item, notice } = await service.approveVersion(deps, reviewerOf(request), ids, parseInput(ApproveVersionSchema, request.body));
       await auditReview(deps, request, 'document.approved', ids);
-      return { status: item.status, version: item.version };
+      // `notice`: why an approved document is Expired at once (too old for the closing), else null.
+      return { status: item.status, version: item.version, notice };
     });
 
     app.post(`${item}/versions/:versionId/needs-revision`, { ...small, config: { access: 'loan', loanAction: 'review-documents' } }, async (request) => {

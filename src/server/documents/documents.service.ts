@@ -5,6 +5,7 @@ import { CONVERTED_PREVIEW_TYPES, INLINE_PREVIEW_TYPES, UPLOAD_TTL_MS, type Docu
 import { AppError } from '../../shared/errors';
 import type { StartUpload, StoredFileView, UploadView, VersionView, VersionsView } from '../../shared/schemas/documents';
 import { recordActivity } from '../activity/activity-log';
+import { expireDocuments, scheduleDailyExpiry, todayUtc } from '../checklist/expiry';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/client';
 import { checklistItem, documentFile, documentUpload, documentVersion, type ChecklistItemRow, type DocumentFileRow } from '../db/schema';
@@ -322,7 +323,17 @@ export async function approveVersion(
       visibility: item.borrowerVisible ? 'shared' : 'internal',
       data: { itemId: item.id, label: item.label, versionNumber: version.number, documentDate: input.documentDate },
     });
-    return { item: updated, version: { ...version, review: 'approved' as const } };
+    // A document already too old for the closing is approved (it is the right document) and expires at once.
+    const today = todayUtc();
+    const [expired] = await expireDocuments(tx, today, { itemId: item.id });
+    await scheduleDailyExpiry(tx);
+    if (!expired) return { item: updated, version: { ...version, review: 'approved' as const }, notice: null };
+    const until = expired.mustBeGoodOn > today ? `before the closing on ${expired.mustBeGoodOn}` : 'which has passed';
+    return {
+      item: { ...updated, status: expired.status, version: expired.version },
+      version: { ...version, review: 'approved' as const },
+      notice: `Approved, but this document is good only through ${expired.validThrough}, ${until}: it is expired. Ask for a newer one.`,
+    };
   });
 }
 

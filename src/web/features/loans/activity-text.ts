@@ -122,6 +122,13 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} confirmed ${itemLabel(data)} doesn't apply`];
     case 'checklist.not_applicable_rejected':
       return [`${who} asked for ${itemLabel(data)} after all`];
+    case 'checklist.item_expired':
+      // Time did it, not a person: the document was good only until before the closing.
+      return [
+        typeof data.validThrough === 'string'
+          ? `${itemLabel(data)} expired: it was good through ${formatCalendarDate(data.validThrough, 'long')}`
+          : `${itemLabel(data)} expired`,
+      ];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }
