@@ -25,6 +25,7 @@ import { parseRange, sendFileBytes, sendUnsatisfiableRange } from '../platform/h
 import { parseInput } from '../platform/http/problem';
 import * as q from './documents.queries';
 import * as service from './documents.service';
+import { PREVIEW_QUEUE, previewJobHandler } from './previews';
 
 const item = '/api/loans/:loanId/checklist/items/:itemId';
 
@@ -66,6 +67,7 @@ async function serveFile(deps: AppContext, request: FastifyRequest, reply: Fasti
   if (disposition === 'inline' && !preview && !INLINE_PREVIEW_TYPES.includes(type)) {
     throw new AppError('unsupported_media_type', 'This file has no preview: download it instead');
   }
+  if (preview && file.previewUnavailable !== null) throw new AppError('unsupported_media_type', 'No preview could be made of this file: download it instead');
   if (preview && (!file.previewObjectKey || !file.previewWrappedKey || file.previewSize === null)) {
     throw new AppError('conflict', 'The preview of this file is still being made; try again in a moment');
   }
@@ -129,6 +131,7 @@ function registerUploadBody(scope: FastifyInstance) {
 export const documentsFeature: Feature = {
   name: 'documents',
   loanActions: DOCUMENT_ACTIONS,
+  jobs: (context) => ({ [PREVIEW_QUEUE]: previewJobHandler(context) }),
   accessTargets: ({ db }) => ({
     uploadId: async (uploadId, request, resolved) => {
       const parsed = UploadParamsSchema.safeParse({ ...(request.params as object), uploadId });

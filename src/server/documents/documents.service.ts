@@ -11,6 +11,7 @@ import type { Db } from '../db/client';
 import { checklistItem, documentFile, documentUpload, documentVersion, type ChecklistItemRow, type DocumentFileRow } from '../db/schema';
 import { FileTooLarge } from '../platform/files/file-vault';
 import { createInspector, safeFileName } from './inspect';
+import { enqueuePreviews, needsConvertedPreview } from './previews';
 import * as q from './documents.queries';
 
 type Deps = Pick<AppContext, 'db' | 'files' | 'config' | 'publicUrl'>;
@@ -160,6 +161,7 @@ const tooLarge = (max: number) => new AppError('payload_too_large', `A file may 
 
 export function fileView(row: DocumentFileRow): StoredFileView {
   const type = row.contentType as DocumentType;
+  const converting = needsConvertedPreview(row) && row.previewObjectKey === null && row.previewUnavailable === null;
   return {
     id: row.id,
     position: row.position,
@@ -168,6 +170,7 @@ export function fileView(row: DocumentFileRow): StoredFileView {
     type,
     sha256: row.sha256,
     previewable: INLINE_PREVIEW_TYPES.includes(type) || (CONVERTED_PREVIEW_TYPES.includes(type) && row.previewObjectKey !== null),
+    previewPending: converting,
   };
 }
 
@@ -200,6 +203,7 @@ export async function completeUpload(deps: Deps, actor: Actor, loanId: string, i
       .returning();
     const moved = await tx.update(documentFile).set({ versionId: version!.id, uploadId: null }).where(eq(documentFile.uploadId, upload.id)).returning();
     await tx.delete(documentUpload).where(eq(documentUpload.id, upload.id));
+    await enqueuePreviews(tx, moved);
     const updated = await moveItem(tx, item, 'upload', { reason: null, documentDate: null });
     await recordActivity(tx, loanId, {
       actorId: actorId(actor),
