@@ -8,6 +8,7 @@ import { countJobsByStatus, retryDeadJobs } from './platform/jobs/outbox';
 import { createAuth } from './auth/auth';
 import { resolveAuthSecret } from './auth/secret';
 import { DEMO_EMAIL_DOMAIN, DEMO_LOANS_DEFAULT, DemoSeedRefused, describeDemo, seedDemo } from './demo/seed-demo';
+import { openFileVault } from './platform/files/open-vault';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -19,7 +20,8 @@ Commands:
   seed-demo [--loans N] [--force] [--json]
                         make the demo team "Harbor Lending": an owner and an assistant (sign-in and
                         authenticator key printed), three borrowers, and N made-up loans (default ${DEMO_LOANS_DEFAULT})
-                        across every stage. Its people have @${DEMO_EMAIL_DOMAIN} addresses; running it again
+                        across every stage, each with its checklist and documents (small made-up files, stored
+                        encrypted). Its people have @${DEMO_EMAIL_DOMAIN} addresses; running it again
                         resets the demo. Refuses a database with other teams unless --force. --json prints
                         the sign-ins as JSON.
   help                  show this text
@@ -81,7 +83,8 @@ async function main(argv: string[]): Promise<number> {
         brandName: config.publicConfig.brandName,
       });
       try {
-        const result = await seedDemo({ db: database.db, auth, brandName: config.publicConfig.brandName }, seed);
+        const files = await openFileVault(config, { warn: (_details, message) => console.error(message) });
+        const result = await seedDemo({ db: database.db, auth, brandName: config.publicConfig.brandName, files }, seed);
         const { publicUrl, note } = publicUrlForCli(config);
         if (seed.json) console.log(JSON.stringify({ ...result, signInUrl: `${publicUrl}/signin` }, null, 2));
         else {
