@@ -129,9 +129,11 @@ export function demoChecklist(
   const progress = PROGRESS[lineEnd];
   const closed = loan.stage === 'funded' || isExitStage(loan.stage);
   const reached = (stage: MainStage) => loan.stageChanges.find((change) => change.toStage === stage)?.at;
-  // Documents arrive from the application on, and stop at the loan's last step once it closed.
-  const from = new Date((reached('application') ?? loan.createdAt).getTime() + HOUR);
+  // Documents arrive from the application on (once the borrower with an account joined), and stop at the loan's last step once it closed.
   const until = closed ? loan.stageChanges.at(-1)!.at : new Date(now.getTime() - 10 * 60_000);
+  const joined = loan.activity.find((entry) => entry.kind === 'participant.joined' && entry.actorId === people.borrower?.userId)?.at;
+  const starts = [(reached('application') ?? loan.createdAt).getTime(), ...(joined ? [joined.getTime()] : [])];
+  const from = new Date(Math.min(Math.max(...starts) + HOUR, until.getTime()));
   const today = isoDay(now);
   // The day approved documents must still be good on: the closing (or today) while the loan is open, the day it funded; none once it exited.
   const mustLast = loan.stage === 'funded' ? loan.input.targetClosingDate : closed ? null : [loan.input.targetClosingDate ?? today, today].sort().at(-1)!;

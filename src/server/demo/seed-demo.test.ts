@@ -165,6 +165,12 @@ describe.each(backends)('seed-demo on %s', (backend) => {
       if (item.status === 'expired') expect(events.at(-1)?.kind).toBe('checklist.item_expired');
       for (const event of events) expect(event.visibility).toBe(item.borrowerVisible ? 'shared' : 'internal');
     }
+    // A borrower acts on their loan only once they have joined it.
+    for (const joined of feed.filter((a) => a.kind === 'participant.joined' && (a.data as { role?: string }).role === 'borrower')) {
+      const theirs = feed.filter((a) => a.loanId === joined.loanId && a.actorId === joined.actorId && a.kind !== 'participant.joined');
+      expect(theirs.length).toBeGreaterThan(0);
+      for (const later of theirs) expect(later.at.getTime()).toBeGreaterThan(joined.at.getTime());
+    }
     expect(versions.some((version) => version.number > 1)).toBe(true);
     expect(new Set(versions.map((version) => version.uploadedAs))).toEqual(new Set(['team', 'borrower', 'third_party']));
     // Nothing approved has run out by the rules: the sweep finds nothing to do.
