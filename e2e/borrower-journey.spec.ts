@@ -95,7 +95,7 @@ test.describe('a borrower on their loan', () => {
 
     // 3b. Their documents: what is needed from them, none of the team's internal items; one does not apply to them.
     const documents = borrower.getByRole('region', { name: 'Your documents' });
-    const needed = documents.getByRole('region', { name: 'Needed from you' });
+    const needed = documents.getByRole('region', { name: 'Still needed' });
     await expect(needed).toContainText('Government-issued photo ID');
     await expect(documents).not.toContainText('Title commitment');
     await needed.getByRole('button', { name: "Doesn't apply to me: Signed leases" }).click();
@@ -104,7 +104,7 @@ test.describe('a borrower on their loan', () => {
     await expect(why.getByText('Give the reason')).toBeVisible();
     await why.getByLabel('Reason').fill('The house is vacant until closing.');
     await why.getByRole('button', { name: 'Send' }).click();
-    await expect(documents.getByRole('region', { name: 'In progress' })).toContainText('Not applicable (to confirm)');
+    await expect(documents.getByRole('region', { name: 'Waiting for review' })).toContainText('Not applicable (to confirm)');
     await expectNoAxeViolations(borrower);
 
     // 4. "My loans" (where their /app opens): the loan as a card in the team's branding.

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Cookie, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Cookie, type Page } from '@playwright/test';
 import { E2E_ACCOUNTS_PORT, E2E_LIMITED_PORT, E2E_PORT } from '../playwright.config';
 import { TEST_SUPPORT_SECRET_ENV, TEST_SUPPORT_SECRET_HEADER, type CreateTestPerson, type TestPerson } from '../src/server/test-support/test-support.schema';
 import { totpCode } from '../src/test/totp';
@@ -84,12 +84,17 @@ export const test = base.extend<Fixtures>({
   loginAs: async ({ page, createPerson }, use) => {
     await use(async (options) => {
       const person = await createPerson(options);
-      await page.context().addCookies(person.cookies.flatMap((setCookie) => browserCookie(setCookie) ?? []));
+      await addSession(page.context(), person);
       return person;
     });
   },
 });
 export { expect };
+
+/** Puts `person`'s session into another browser context than the test's page: a second person working beside the first. */
+export async function addSession(context: BrowserContext, person: TestPerson) {
+  await context.addCookies(person.cookies.flatMap((setCookie) => browserCookie(setCookie) ?? []));
+}
 
 /** A Set-Cookie value of an e2e server (all on 127.0.0.1) as Playwright adds it to a browser context; null for one that deletes a cookie. */
 function browserCookie(setCookie: string): Cookie | null {
@@ -149,7 +154,7 @@ export const uniqueEmail = (label: string) => `${label}.${Date.now().toString(36
  * The newest link of `kind` mailed to `to` by the server with `server`'s mail
  * drop, waiting until it arrives (quoted-printable soft breaks undone).
  */
-export async function mailedLink(server: 'main' | 'limited' | 'accounts', to: string, kind: 'invite' | 'reset-password'): Promise<string> {
+export async function mailedLink(server: 'main' | 'limited' | 'accounts', to: string, kind: 'invite' | 'reset-password' | 'upload'): Promise<string> {
   let link = '';
   await expect
     .poll(async () => {

@@ -33,7 +33,7 @@ async function* files(dir) {
 }
 let compressed = 0;
 for await (const file of files(webDir)) {
-  if (!/\.(js|css|svg|txt|json|webmanifest)$/.test(file) || file.includes(`${path.sep}.vite${path.sep}`)) continue;
+  if (!/\.(m?js|css|svg|txt|json|webmanifest)$/.test(file) || file.includes(`${path.sep}.vite${path.sep}`)) continue;
   if ((await stat(file)).size < 1024) continue;
   const source = await readFile(file);
   await writeFile(`${file}.gz`, zlib.gzipSync(source, { level: 9 }));

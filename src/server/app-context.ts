@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { LoanActionTable } from '../shared/domain/access';
-import type { AccessRegistry, AccessTargetResolver } from './access/access';
+import type { CredentialAccess, LoanActionTable } from '../shared/domain/access';
+import type { AccessRegistry, AccessTargetResolver, CredentialResolver } from './access/access';
 import type { Auth } from './auth/auth';
 import type { SignInPolicy } from './auth/throttle';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
-import type { JobHandler } from './platform/jobs/worker';
+import type { JobHandler, RecurringJob } from './platform/jobs/worker';
 import type { FileVault } from './platform/files/file-vault';
 import type { Mailer } from './platform/mail/mailer';
 
@@ -53,8 +53,12 @@ export interface Feature {
   routes?: (app: FastifyInstance, context: AppContext) => Promise<void>;
   /** Resolvers by URL parameter name (`loanId`, `teamId`…). */
   accessTargets?: (context: AppContext) => Record<string, AccessTargetResolver>;
+  /** How the credential of the routes with a credential's access is resolved (`upload-link`: the bearer token's link). */
+  credentials?: (context: AppContext) => Partial<Record<CredentialAccess, CredentialResolver>>;
   /** The loan actions this feature's routes name in `config.loanAction` (a table in src/shared). */
   loanActions?: LoanActionTable;
   /** Job handlers by queue name. */
   jobs?: (context: JobContext) => Record<string, JobHandler>;
+  /** Jobs of its queues to run again and again: the worker keeps the next run of each queued (`scheduleRecurringJob`). */
+  recurring?: RecurringJob[];
 }

@@ -8,7 +8,9 @@ import { countJobsByStatus, retryDeadJobs } from './platform/jobs/outbox';
 import { createAuth } from './auth/auth';
 import { resolveAuthSecret } from './auth/secret';
 import { DEMO_EMAIL_DOMAIN, DEMO_LOANS_DEFAULT, DemoSeedRefused, describeDemo, seedDemo } from './demo/seed-demo';
-import { openFileVault } from './platform/files/open-vault';
+import { rotateMasterKey } from './platform/files/key-rotation';
+import { openFileVault, openObjectStore } from './platform/files/open-vault';
+import { checkStorage, type StorageReport } from './platform/files/storage-check';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -24,6 +26,15 @@ Commands:
                         encrypted). Its people have @${DEMO_EMAIL_DOMAIN} addresses; running it again
                         resets the demo. Refuses a database with other teams unless --force. --json prints
                         the sign-ins as JSON.
+  rotate-master-key [--check]
+                        re-wrap every stored file's data key under the current master key (file bodies are
+                        not touched; it can be stopped and run again). With MASTER_KEY set: put the new key
+                        in MASTER_KEY and the old one in MASTER_KEYS_RETIRED first. Embedded (no MASTER_KEY):
+                        generates a new key into DATA_DIR/keys and keeps the old one in DATA_DIR/keys/retired.
+                        Says when the retired keys can be removed. --check only reports which keys files need.
+  check-storage         read every stored object (DATA_DIR/files or the S3 bucket) and report any that does not
+                        begin with Coverly's encrypted-file header or holds a PDF, PNG or JPEG signature
+                        (docs/SECURITY.md); exits 1 if one does. Safe while the server runs.
   help                  show this text
 
 With the embedded database (no DATABASE_URL), stop the server first: one process at a time may open it.`;
@@ -34,12 +45,18 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo'].includes(command)) {
+  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'rotate-master-key', 'check-storage'].includes(command)) {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 64; // EX_USAGE
   }
   loadDotEnv();
   const config = loadConfig();
+  // Reads the object store only: no database, so it may run beside the server.
+  if (command === 'check-storage')
+    return describeStorageCheck(
+      config.s3 ? `the bucket ${config.s3.bucket}` : `${config.dataDir}/files`,
+      await checkStorage(await openObjectStore(config, { clearLeftovers: false })),
+    );
   const target = databaseTargetFor(config);
   const holder = target.kind === 'pglite' ? embeddedDatabaseHolder(config.dataDir) : null;
   if (holder) {
@@ -60,6 +77,11 @@ async function main(argv: string[]): Promise<number> {
   const seed = command === 'seed-demo' ? seedOptions(argv.slice(1)) : null;
   if (seed && 'error' in seed) {
     console.error(`${seed.error}\n\n${USAGE}`);
+    return 64;
+  }
+  const rotation = command === 'rotate-master-key' ? argv.slice(1) : null;
+  if (rotation && rotation.some((arg) => arg !== '--check')) {
+    console.error(`rotate-master-key takes only --check\n\n${USAGE}`);
     return 64;
   }
   const database = await openDatabase(target);
@@ -97,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
         return 65; // EX_DATAERR
       }
     }
+    if (rotation) return await rotateMasterKey(config, database.db, { check: rotation.includes('--check'), print: (line) => console.log(line) });
     if (command === 'migrate') console.log('Migrations applied.');
     if (command === 'jobs') console.table(await countJobsByStatus(database.db));
     if (command === 'retry-dead-jobs') console.log(`${await retryDeadJobs(database.db)} dead job(s) queued again; a running server sends them within seconds.`);
@@ -104,6 +127,22 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+/** check-storage's report; 0 when every object is encrypted, 1 otherwise. */
+function describeStorageCheck(where: string, report: StorageReport): number {
+  const size = `${(report.bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (report.suspicious.length === 0) {
+    console.log(
+      `Checked ${report.objects} object(s), ${size}, in ${where}: every one begins with Coverly's encrypted-file header, and none holds a PDF, PNG or JPEG signature.`,
+    );
+    return 0;
+  }
+  console.log(`Checked ${report.objects} object(s), ${size}, in ${where}. ${report.suspicious.length} look(s) like plaintext:`);
+  for (const { key, findings } of report.suspicious) {
+    console.log(`  ${key}: ${findings.map((finding) => `${finding.what} at byte ${finding.offset}`).join(', ')}`);
+  }
+  return 1;
 }
 
 /** seed-demo's flags: --loans N, --force, --json. */

@@ -32,6 +32,32 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '', BRAND_NAME: '' }).port).toBe(3000);
   });
 
+  it('stores files in S3 when S3_BUCKET is set, with the default credential chain when no key is given', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(loadConfig({ S3_BUCKET: 'coverly-files' }).s3).toEqual({
+      bucket: 'coverly-files',
+      endpoint: undefined,
+      region: 'us-east-1',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+    });
+    expect(loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'https://minio.internal:9000', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' }).s3).toMatchObject(
+      {
+        endpoint: 'https://minio.internal:9000',
+        accessKeyId: 'id',
+      },
+    );
+  });
+
+  it.each([
+    [{ S3_ENDPOINT: 'https://minio.internal:9000' }, 'S3_BUCKET: must be set when S3_ENDPOINT is'],
+    [{ S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' }, 'S3_BUCKET: must be set when S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY are'],
+    [{ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'id' }, 'S3_SECRET_ACCESS_KEY: must be set with the other half of the key'],
+    [{ S3_BUCKET: 'b', S3_SECRET_ACCESS_KEY: 'secret' }, 'S3_ACCESS_KEY_ID: must be set with the other half of the key'],
+  ])('stops on S3 settings that cannot work (%o)', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

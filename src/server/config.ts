@@ -108,6 +108,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const env = parsed.data;
+  const s3Problems = checkS3(env);
+  if (s3Problems.length > 0) throw new ConfigError(s3Problems);
   const port = env.PORT;
   return {
     env: env.NODE_ENV,
@@ -146,6 +148,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
       contactCity: env.CONTACT_CITY,
     }),
   };
+}
+
+/**
+ * S3 settings that cannot work: a bucket's details without S3_BUCKET (files
+ * would quietly stay on the disk), or half a key pair. With neither key the
+ * SDK's default chain applies (AWS_* variables, a profile, the instance role).
+ */
+function checkS3(env: Env): string[] {
+  const problems: string[] = [];
+  const others = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => env[name] !== undefined);
+  if (!env.S3_BUCKET && others.length > 0) problems.push(`S3_BUCKET: must be set when ${others.join(', ')} ${others.length === 1 ? 'is' : 'are'}`);
+  if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined))
+    problems.push(`${env.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'}: must be set with the other half of the key`);
+  return problems;
 }
 
 /** Reads `.env` from the working directory when there is one; variables already set win. */

@@ -21,14 +21,14 @@ describe('several instances on one database', () => {
   });
 
   it('refuses to start on DATABASE_URL without MASTER_KEY, naming the variable and how to make one', async () => {
-    const config = testConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/coverly' });
+    const config = testConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/coverly', MASTER_KEY: '' });
     const started = createRuntime(config, { logger: silent });
     await expect(started).rejects.toBeInstanceOf(ConfigError);
     await expect(started).rejects.toThrow(/MASTER_KEY: must be set when DATABASE_URL is.*openssl rand -base64 32/s);
   });
 
   it('still generates one into the data folder on the embedded database', async () => {
-    const config = testConfig({ AUTH_SECRET: '' });
+    const config = testConfig({ AUTH_SECRET: '', MASTER_KEY: '' });
     const runtime = await createRuntime(config, { logger: silent });
     await runtime.stop();
     expect(readFileSync(path.join(config.dataDir, 'keys', 'auth-secret'), 'utf8').trim()).toHaveLength(43);

@@ -17,6 +17,12 @@ export const APP_ERROR_CODES = [
   'rate_limited',
   'unavailable',
   'internal',
+  // An uploaded file refused for what its content is (src/server/documents/inspect.ts).
+  'empty_file',
+  'unsupported_file_type',
+  'password_protected_pdf',
+  'damaged_file',
+  'unsafe_file',
 ] as const;
 export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 
@@ -34,6 +40,11 @@ export const appErrorStatus: Record<AppErrorCode, number> = {
   rate_limited: 429,
   unavailable: 503,
   internal: 500,
+  empty_file: 422,
+  unsupported_file_type: 415,
+  password_protected_pdf: 422,
+  damaged_file: 422,
+  unsafe_file: 422,
 };
 
 export const appErrorTitle: Record<AppErrorCode, string> = {
@@ -50,6 +61,11 @@ export const appErrorTitle: Record<AppErrorCode, string> = {
   rate_limited: 'Too many requests',
   unavailable: 'Service unavailable',
   internal: 'Internal server error',
+  empty_file: 'The file is empty',
+  unsupported_file_type: 'This type of file is not accepted',
+  password_protected_pdf: 'The PDF is password-protected',
+  damaged_file: 'The file is damaged or incomplete',
+  unsafe_file: 'The file holds more than one file',
 };
 
 /** One invalid input field, named by its dotted path ("email", "items.0.label"). */
@@ -91,10 +107,19 @@ export function invalidField(field: string, message: string): AppError {
   return new AppError('validation_failed', `Invalid field: ${field}`, [{ field, message }]);
 }
 
+/** Codes that say more than their status does, so a bare status never stands for them. */
+const SPECIFIC_CODES: ReadonlySet<AppErrorCode> = new Set([
+  'validation_failed',
+  'mfa_required',
+  'empty_file',
+  'unsupported_file_type',
+  'password_protected_pdf',
+  'damaged_file',
+  'unsafe_file',
+]);
+
 export function statusToCode(status: number): AppErrorCode {
-  const found = (Object.entries(appErrorStatus) as [AppErrorCode, number][]).find(
-    ([code, s]) => s === status && code !== 'validation_failed' && code !== 'mfa_required',
-  );
+  const found = (Object.entries(appErrorStatus) as [AppErrorCode, number][]).find(([code, s]) => s === status && !SPECIFIC_CODES.has(code));
   if (found) return found[0];
   return status >= 500 ? 'internal' : 'bad_request';
 }

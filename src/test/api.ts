@@ -4,8 +4,11 @@ import { buildApp } from '../server/app';
 import type { SignInPolicy } from '../server/auth/throttle';
 import type { Config } from '../server/config';
 import type { Db } from '../server/db/client';
+import type { FileVault } from '../server/platform/files/file-vault';
+import { openFileVault } from '../server/platform/files/open-vault';
 import { testConfig } from './config';
 import { createTestDatabase, type Backend, type TestDatabase } from './databases';
+import { useStorage, type StorageKind, type TestStorage } from './storage';
 
 export interface ApiOptions {
   /** Environment values over `testConfig`'s (TRUST_PROXY, PUBLIC_URL, BRAND_NAME…). */
@@ -17,6 +20,8 @@ export interface ApiOptions {
   distDir?: string;
   /** Also listen on a loopback port, for requests over a real socket (`rawRequest(api.baseUrl, …)`). */
   listen?: boolean;
+  /** Where files go: DATA_DIR/files (the default), or a fresh bucket on the test file's S3 server. */
+  storage?: StorageKind;
 }
 
 /** What each request of a caller carries besides its cookie. */
@@ -44,6 +49,10 @@ export interface Api {
   readonly database: TestDatabase;
   readonly db: Db;
   readonly config: Config;
+  /** The app's encrypted file storage (its FileVault). */
+  readonly files: FileVault;
+  /** The storage under it, with `rawFiles` to read what it holds as it lies on disk. */
+  readonly storage: TestStorage;
   /** The address the app listens on, with `listen: true`. */
   readonly baseUrl: string;
   /** Requests as `who` (anonymous without one), each with `defaults` under its own extra. */
@@ -57,25 +66,31 @@ export interface Api {
  * the tests run.
  */
 export function setupApi(backend: Backend, options: ApiOptions = {}): Api {
-  const config = testConfig(options.env);
-  let built: { app: FastifyInstance; database: TestDatabase; baseUrl: string } | undefined;
+  // Registered first, so its bucket exists before the app is built and outlives it.
+  const storage = useStorage(options.storage ?? 'disk');
+  // The bucket's S3_* are known once its beforeAll ran; disk storage needs nothing more.
+  let config: Config | undefined = options.storage === 's3' ? undefined : testConfig(options.env);
+  let built: { app: FastifyInstance; database: TestDatabase; files: FileVault; baseUrl: string } | undefined;
   const ready = () => {
     if (!built) throw new Error('setupApi: the app is built in beforeAll; use it inside a hook or a test');
     return built;
   };
 
   beforeAll(async () => {
+    config ??= testConfig({ ...options.env, ...storage.env });
     const database = await createTestDatabase(backend);
     try {
+      const files = await openFileVault(config, { warn: () => {} });
       const app = await buildApp({
         config,
         database,
+        files,
         distDir: options.distDir ?? '/nonexistent',
         ...(options.signInPolicy ? { signInPolicy: options.signInPolicy } : {}),
         ...(options.logger ? { logger: options.logger } : {}),
         ...(options.onJobsEnqueued ? { onJobsEnqueued: options.onJobsEnqueued } : {}),
       });
-      built = { app, database, baseUrl: '' };
+      built = { app, database, files, baseUrl: '' };
       if (options.listen) built.baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
     } catch (error) {
       await built?.app.close();
@@ -122,7 +137,14 @@ export function setupApi(backend: Backend, options: ApiOptions = {}): Api {
     get db() {
       return ready().database.db;
     },
-    config,
+    get config() {
+      if (!config) throw new Error('setupApi: the configuration names the bucket made in beforeAll; use it inside a hook or a test');
+      return config;
+    },
+    get files() {
+      return ready().files;
+    },
+    storage,
     get baseUrl() {
       const { baseUrl } = ready();
       if (!baseUrl) throw new Error('setupApi: pass { listen: true } for a baseUrl');

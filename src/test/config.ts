@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,7 @@ import { loadConfig, type Config } from '../server/config';
 import type { Db } from '../server/db/client';
 import { SIGN_IN_POLICY, type SignInPolicy } from '../server/auth/throttle';
 
-/** A valid configuration for tests: silent logs, a temporary DATA_DIR, generous rate limits. */
+/** A valid configuration for tests: silent logs, a temporary DATA_DIR, its own master key, generous rate limits. */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
@@ -17,6 +18,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     MAIL_FROM: 'Coverly <no-reply@coverly.test>',
     WAITLIST_RATE_LIMIT: '1000',
     AUTH_SECRET: 'test-secret-for-signing-session-cookies-0123456789',
+    MASTER_KEY: randomBytes(32).toString('base64'),
     ...env,
   });
 }

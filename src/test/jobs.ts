@@ -1,10 +1,8 @@
-import { MAIL_QUEUE, mailJobHandler } from '../server/platform/mail/mail-jobs';
 import { createMailer } from '../server/platform/mail/mailer';
-import { openFileVault } from '../server/platform/files/open-vault';
 import type { FileVault } from '../server/platform/files/file-vault';
-import { JobWorker, mergeJobHandlers } from '../server/platform/jobs/worker';
+import { JobWorker } from '../server/platform/jobs/worker';
 import type { JobContext } from '../server/app-context';
-import { features } from '../server/features';
+import { jobSetup } from '../server/runtime';
 import type { Api } from './api';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -15,10 +13,10 @@ export interface JobRun {
 }
 
 /**
- * The outbox worker of the app under test, with every handler `createRuntime`
- * gives it (the mail queue to the file drop in DATA_DIR/mail, and each
- * feature's queues), retries due again at once. The vault opens the app's
- * storage and keys from the same configuration, unless `files` is given.
+ * The outbox worker of the app under test, with the handlers and recurring
+ * jobs `createRuntime` gives it (`jobSetup`: mail to the file drop in
+ * DATA_DIR/mail, the file queues, each feature's), retries due again at once,
+ * over the app's own vault unless `files` is given.
  */
 export async function testJobWorker(api: Api, { files }: { files?: FileVault } = {}) {
   const run: JobRun = { logged: [] };
@@ -31,13 +29,14 @@ export async function testJobWorker(api: Api, { files }: { files?: FileVault } =
     config: api.config,
     db: api.db,
     mailer: createMailer(api.config, silent as never),
-    files: files ?? (await openFileVault(api.config, silent)),
+    files: files ?? api.files,
     logger,
   };
-  const handlers = mergeJobHandlers({ [MAIL_QUEUE]: mailJobHandler(context.mailer) }, ...features.map((feature) => feature.jobs?.(context) ?? {}));
-  const worker = new JobWorker({ db: api.db, handlers, logger, baseBackoffMs: 1, maxBackoffMs: 1 });
+  const { handlers, recurring } = jobSetup(context);
+  const worker = new JobWorker({ db: api.db, handlers, recurring, logger, baseBackoffMs: 1, maxBackoffMs: 1 });
   return {
     ...run,
+    worker,
     files: context.files,
     /** Runs due jobs until none is left (failed ones again, until they are done or dead). Returns how many runs there were. */
     async drain(limit = 100): Promise<number> {

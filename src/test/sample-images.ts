@@ -14,6 +14,28 @@ export const HEIC_PHOTO = { width: 320, height: 240 };
 
 export const sampleHeic = () => readFileSync(new URL('./fixtures/photo-320x240.heic', import.meta.url));
 
+function box(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(8 + body.length, 0);
+  head.write(type, 4, 'latin1');
+  return Buffer.concat([head, body]);
+}
+
+/**
+ * A HEIC file whose boxes are whole (the upload's content check takes it)
+ * but that holds no image a decoder can find: the fixture's `ftyp` and
+ * `mdat` around a `meta` box with only its `pict` handler, as a broken phone
+ * export might write it.
+ */
+export function sampleBrokenHeic(): Buffer {
+  const photo = sampleHeic();
+  const ftyp = photo.subarray(0, photo.readUInt32BE(0));
+  const hdlr = box('hdlr', Buffer.concat([Buffer.alloc(8), Buffer.from('pict', 'latin1'), Buffer.alloc(13)]));
+  const meta = box('meta', Buffer.concat([Buffer.alloc(4), hdlr]));
+  const mdatAt = photo.indexOf('mdat', 0, 'latin1') - 4;
+  return Buffer.concat([ftyp, meta, photo.subarray(mdatAt)]);
+}
+
 /** The picture in the HEIC fixture, as raw RGB: red grows to the right, green downwards, blue in a checkerboard. */
 export function samplePhotoPixels(width = HEIC_PHOTO.width, height = HEIC_PHOTO.height): Buffer {
   const raw = Buffer.alloc(width * height * 3);

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { AppError } from '../../shared/errors';
 import {
+  CREDENTIAL_ACCESS,
   decideAccess,
   ROUTE_ACCESS,
   type AccessTarget,
+  type CredentialAccess,
   type LoanActionTable,
   type LoanRole,
   type LoanRoleName,
@@ -106,6 +108,14 @@ export function sendUnknownApiRoute(request: FastifyRequest, reply: FastifyReply
 export type AccessTargetResolver = (value: string, request: FastifyRequest, resolved: AccessTarget) => AccessTarget | Promise<AccessTarget>;
 
 /**
+ * What a credential other than the session names, for a route whose access it
+ * grants (`upload-link`: the link the request's bearer token names): nothing
+ * for a credential that names nothing (the route is then hidden), or throws
+ * to refuse one with its own answer (a used link: 410).
+ */
+export type CredentialResolver = (request: FastifyRequest) => AccessTarget | Promise<AccessTarget>;
+
+/**
  * What the features bring to the access layer: resolvers for the URL
  * parameters that name what a route acts on (teams register `:teamId`, loans
  * `:loanId` with the caller's role on it), and the loan actions their routes
@@ -116,10 +126,21 @@ export type AccessTargetResolver = (value: string, request: FastifyRequest, reso
 export class AccessRegistry {
   private readonly resolvers = new Map<string, AccessTargetResolver>();
   private readonly loanActions = new Map<string, readonly LoanRoleName[]>();
+  private readonly credentials = new Map<CredentialAccess, CredentialResolver>();
 
   register(param: string, resolver: AccessTargetResolver) {
     if (this.resolvers.has(param)) throw new Error(`An access target for :${param} is registered twice`);
     this.resolvers.set(param, resolver);
+  }
+
+  registerCredential(access: CredentialAccess, resolver: CredentialResolver) {
+    if (this.credentials.has(access)) throw new Error(`The credential of ${access} routes is resolved twice`);
+    this.credentials.set(access, resolver);
+  }
+
+  /** How the credential of a route with `access` is resolved; undefined for session-based access. */
+  credentialFor(access: RouteAccess): CredentialResolver | undefined {
+    return (CREDENTIAL_ACCESS as readonly RouteAccess[]).includes(access) ? this.credentials.get(access as CredentialAccess) : undefined;
   }
 
   registerLoanActions(table: LoanActionTable) {
@@ -138,9 +159,10 @@ export class AccessRegistry {
     return [...this.loanActions.keys()];
   }
 
-  async resolve(request: FastifyRequest): Promise<AccessTarget> {
+  /** What the route's URL parameters name, after what `start` (a credential's target) says. */
+  async resolve(request: FastifyRequest, start: AccessTarget = {}): Promise<AccessTarget> {
     const params = (request.params ?? {}) as Record<string, string | undefined>;
-    let target: AccessTarget = {};
+    let target: AccessTarget = start;
     for (const [param, value] of Object.entries(params)) {
       const resolver = value === undefined ? undefined : this.resolvers.get(param);
       if (resolver && value !== undefined) target = { ...target, ...(await resolver(value, request, target)) };
@@ -189,6 +211,13 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, registry =
     if (decision === 'mfa-required') throw new AppError('mfa_required', 'Set up two-step verification to continue');
   };
 
+  // A route for a credential other than the session: its caller stays anonymous whatever cookie it sends,
+  // and is let in by the credential alone (the upload link its bearer token names).
+  const checkCredential = async (request: FastifyRequest, reply: FastifyReply, access: RouteAccess, resolver: CredentialResolver) => {
+    request.accessTarget = await registry.resolve(request, await resolver(request));
+    if (decideAccess(access, ANONYMOUS, request.accessTarget) !== 'allow') return sendUnknownApiRoute(request, reply);
+  };
+
   // The check is attached to each route as it is declared (its first preHandler), so it runs on the
   // route the router matched, whatever the spelling of the URL; a public route carries no check at all.
   app.addHook('onRoute', (route) => {
@@ -204,12 +233,18 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, registry =
         `Loan route ${String(route.method)} ${route.url} must name :loanId and declare config.loanAction, one a feature declares (${registry.loanActionNames.join(', ')})`,
       );
     }
+    const credential = access ? registry.credentialFor(access) : undefined;
+    if (access && (CREDENTIAL_ACCESS as readonly RouteAccess[]).includes(access) && !credential) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares access ${access}, whose credential no feature resolves`);
+    }
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       app.routeAccessTable.push({ method, url: route.url, access: access ?? 'public', ...(loanAction ? { loanAction, loanRoles } : {}) });
     }
     if (access && access !== 'public') {
-      const accessCheck: preHandlerHookHandler = (request, reply, done) => void check(request, reply, access, loanRoles).then(() => done(), done);
+      const accessCheck: preHandlerHookHandler = credential
+        ? (request, reply, done) => void checkCredential(request, reply, access, credential).then(() => done(), done)
+        : (request, reply, done) => void check(request, reply, access, loanRoles).then(() => done(), done);
       route.preHandler = [accessCheck, ...[route.preHandler ?? []].flat()];
     }
   });

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { TemplateItem } from '../../shared/domain/checklist-templates';
 import type { Db } from '../db/client';
-import { checklistItem, checklistTemplateItem, loan, type ChecklistItemRow } from '../db/schema';
+import { checklistItem, checklistTemplateItem, loan, team, type ChecklistItemRow } from '../db/schema';
 
 export const listItems = (db: Db, loanId: string) =>
   db.select().from(checklistItem).where(eq(checklistItem.loanId, loanId)).orderBy(asc(checklistItem.position));
@@ -67,6 +67,17 @@ export async function setPositions(db: Db, loanId: string, itemIds: string[]) {
 export async function loanDeal(db: Db, loanId: string) {
   const [row] = await db.select({ teamId: loan.teamId, purpose: loan.purpose, propertyType: loan.propertyType }).from(loan).where(eq(loan.id, loanId));
   return row;
+}
+
+/**
+ * Locks the team's row until the transaction ends, so two saves of its
+ * template take turns (`no key update`: a loan being created for the team,
+ * which only holds a key share on the row, does not wait). False when there
+ * is no such team.
+ */
+export async function lockTeamTemplate(db: Db, teamId: string): Promise<boolean> {
+  const rows = await db.select({ id: team.id }).from(team).where(eq(team.id, teamId)).for('no key update');
+  return rows.length > 0;
 }
 
 export async function teamTemplate(db: Db, teamId: string): Promise<TemplateItem[]> {

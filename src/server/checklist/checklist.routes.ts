@@ -7,17 +7,19 @@ import {
   ItemReasonSchema,
   ItemVersionSchema,
   ReorderItemsSchema,
+  ResetChecklistTemplateSchema,
   UpdateItemSchema,
 } from '../../shared/schemas/checklist';
 import { LoanIdParamsSchema as LoanParams } from '../../shared/schemas/loans';
 import { TeamIdParamsSchema as TeamParams } from '../../shared/schemas/teams';
 import { loanRoleOfRequest, signedInUser } from '../access/access';
 import type { Feature } from '../app-context';
+import { auditOrigin } from '../audit/audit';
 import { parseInput } from '../platform/http/problem';
 import { itemScope } from './checklist.queries';
-import { EXPIRY_QUEUE, expiryJobHandler } from './expiry';
+import { EXPIRY_QUEUE, EXPIRY_RECURRING, expiryJobHandler } from './expiry';
 import * as service from './checklist.service';
-import { templateOf } from './new-loan-checklist';
+import { documentsRequestedJob, DOCUMENTS_REQUESTED_QUEUE } from './documents-requested';
 
 const item = '/api/loans/:loanId/checklist/items/:itemId';
 
@@ -30,7 +32,8 @@ const item = '/api/loans/:loanId/checklist/items/:itemId';
 export const checklistFeature: Feature = {
   name: 'checklist',
   loanActions: CHECKLIST_ACTIONS,
-  jobs: (context) => ({ [EXPIRY_QUEUE]: expiryJobHandler(context) }),
+  jobs: (context) => ({ [DOCUMENTS_REQUESTED_QUEUE]: documentsRequestedJob(context), [EXPIRY_QUEUE]: expiryJobHandler(context) }),
+  recurring: [EXPIRY_RECURRING],
   accessTargets: ({ db }) => ({
     itemId: async (itemId, request, resolved) => {
       const role = resolved.loanRole;
@@ -48,7 +51,9 @@ export const checklistFeature: Feature = {
 
     app.get('/api/loans/:loanId/checklist', { config: { access: 'loan', loanAction: 'view-checklist' } }, async (request) => {
       const { loanId } = parseInput(LoanParams, request.params);
-      return service.checklist(deps.db, loanId, loanRoleOfRequest(request).kind === 'team' ? 'team' : 'borrowers');
+      const list = await service.checklist(deps.db, loanId, loanRoleOfRequest(request).kind === 'team' ? 'team' : 'borrowers');
+      // The upload limit comes with the list, so the page refuses a file that is too large before sending anything.
+      return { ...list, maxFileBytes: deps.config.maxUploadBytes };
     });
 
     app.post('/api/loans/:loanId/checklist/items', { ...small, config: { access: 'loan', loanAction: 'manage-checklist' } }, async (request, reply) => {
@@ -95,19 +100,21 @@ export const checklistFeature: Feature = {
       return service.addFromTemplate(deps, signedInUser(request), loanId, parseInput(AddFromTemplateSchema, request.body).keys);
     });
 
+    // Every team member reads the template; owners change it, as they do the team's other settings.
     app.get('/api/teams/:teamId/checklist-template', { config: { access: 'team-member' } }, async (request) => {
       const { teamId } = parseInput(TeamParams, request.params);
-      return templateOf(deps.db, teamId);
+      return service.templateView(deps.db, teamId);
     });
 
-    app.put('/api/teams/:teamId/checklist-template', { bodyLimit: 256 * 1024, config: { access: 'team-member' } }, async (request) => {
+    app.put('/api/teams/:teamId/checklist-template', { bodyLimit: 256 * 1024, config: { access: 'team-owner' } }, async (request) => {
       const { teamId } = parseInput(TeamParams, request.params);
-      return service.saveTemplate(deps, teamId, parseInput(ChecklistTemplateSchema, request.body));
+      return service.saveTemplate(deps, signedInUser(request), teamId, parseInput(ChecklistTemplateSchema, request.body), auditOrigin(request));
     });
 
-    app.delete('/api/teams/:teamId/checklist-template', { config: { access: 'team-member' } }, async (request) => {
+    app.delete('/api/teams/:teamId/checklist-template', { ...small, config: { access: 'team-owner' } }, async (request) => {
       const { teamId } = parseInput(TeamParams, request.params);
-      return service.resetTemplate(deps, teamId);
+      const { revision } = parseInput(ResetChecklistTemplateSchema, request.body ?? {});
+      return service.resetTemplate(deps, signedInUser(request), teamId, revision, auditOrigin(request));
     });
   },
 };

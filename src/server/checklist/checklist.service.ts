@@ -1,24 +1,33 @@
+import { createHash } from 'node:crypto';
 import type { SignedInPrincipal } from '../../shared/domain/access';
 import { checklistChanges, type TemplateItem } from '../../shared/domain/checklist-templates';
 import { ITEM_STATUS_LABELS, nextItemStatus, type ItemAction } from '../../shared/domain/checklist-status';
 import { outstandingRequired, toBorrowerChecklistItem } from '../../shared/domain/checklist-view';
+import { LOAN_PURPOSES, PROPERTY_TYPES } from '../../shared/domain/loan-fields';
 import { AppError, invalidField } from '../../shared/errors';
 import type {
   AddItemFields,
   BorrowerChecklistItemView,
   ChecklistItemView,
   ChecklistTemplateFields,
+  ChecklistTemplateView,
   ChecklistView,
   UpdateItemFields,
 } from '../../shared/schemas/checklist';
 import { recordActivity } from '../activity/activity-log';
+import { recordAudit, type AuditEntry } from '../audit/audit';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/client';
 import type { ChecklistItemRow } from '../db/schema';
+import { enqueueObjectDeletion, objectKeysOfItems } from '../platform/files/file-objects';
 import * as q from './checklist.queries';
+import { noteDocumentsRequested } from './documents-requested';
 import { itemRowsFrom, templateOf } from './new-loan-checklist';
 
 type Deps = Pick<AppContext, 'db'>;
+type AuditOrigin = NonNullable<AuditEntry['origin']>;
+
+const actorOf = (principal: SignedInPrincipal) => ({ id: principal.userId, email: principal.email });
 
 export function itemView(row: ChecklistItemRow): ChecklistItemView {
   return {
@@ -66,7 +75,7 @@ export async function checklist(
   db: Db,
   loanId: string,
   audience: 'team' | 'borrowers',
-): Promise<ChecklistView<ChecklistItemView> | ChecklistView<BorrowerChecklistItemView>> {
+): Promise<Omit<ChecklistView<ChecklistItemView> | ChecklistView<BorrowerChecklistItemView>, 'maxFileBytes'>> {
   const rows = await q.listItems(db, loanId);
   if (audience === 'team') {
     const items = rows.map(itemView);
@@ -80,6 +89,7 @@ export async function addItem(deps: Deps, principal: SignedInPrincipal, loanId: 
   return deps.db.transaction(async (tx) => {
     const [row] = await q.insertItems(tx, [{ ...fields, loanId, key: null, position: await q.nextPosition(tx, loanId), updatedBy: principal.userId }]);
     await itemActivity(tx, row!, principal.userId, 'checklist.item_added');
+    await noteDocumentsRequested(tx, loanId, [row!]);
     return itemView(row!);
   });
 }
@@ -111,8 +121,11 @@ export async function updateItem(
 export async function removeItem(deps: Deps, principal: SignedInPrincipal, loanId: string, itemId: string, version: number): Promise<void> {
   await deps.db.transaction(async (tx) => {
     await mustFind(tx, loanId, itemId);
+    const objectKeys = await objectKeysOfItems(tx, [itemId]);
     const row = await q.deleteItemAt(tx, itemId, version);
     if (!row) throw stale();
+    // Its documents' rows went with it; their objects are deleted once this commits.
+    await enqueueObjectDeletion(tx, objectKeys);
     await itemActivity(tx, row, principal.userId, 'checklist.item_removed');
   });
 }
@@ -173,6 +186,8 @@ export async function changeItemStatus(
     if (!row) throw stale();
     const byBorrower = which === 'claim-not-applicable' ? { byName: principal.name } : {};
     await itemActivity(tx, row, principal.userId, effect.kind, { ...(effect.withReason ? { reason } : {}), ...byBorrower });
+    // Asked for again (reopened, or "not applicable" sent back): the borrowers hear of it.
+    if (which === 'reopen' || which === 'reject-not-applicable') await noteDocumentsRequested(tx, loanId, [row]);
     return itemView(row);
   });
 }
@@ -204,23 +219,80 @@ export async function addFromTemplate(deps: Deps, principal: SignedInPrincipal, 
     const chosen = items.filter((item) => keys.includes(item.key) && !have.has(item.key));
     const rows = await q.insertItems(tx, itemRowsFrom(loanId, chosen, await q.nextPosition(tx, loanId), today, principal.userId));
     for (const row of rows) await itemActivity(tx, row, principal.userId, 'checklist.item_added');
+    await noteDocumentsRequested(tx, loanId, rows);
     return checklist(tx, loanId, 'team');
   });
 }
 
-export async function saveTemplate(deps: Deps, teamId: string, { items }: ChecklistTemplateFields) {
+/**
+ * The template's fingerprint: SHA-256 of every field of every item in order
+ * (absent ones as null) and whether it is the built-in one. Two reads of the
+ * same template give the same revision, so no column has to count saves.
+ */
+export function templateRevision(template: { builtIn: boolean; items: readonly TemplateItem[] }): string {
+  const items = template.items.map((item) => [
+    item.key,
+    item.label,
+    item.category,
+    item.required,
+    item.provider,
+    item.borrowerVisible,
+    item.dueInDays ?? null,
+    item.validityDays ?? null,
+    item.purposes ?? null,
+    item.propertyTypes ?? null,
+  ]);
+  return createHash('sha256')
+    .update(JSON.stringify([template.builtIn, items]))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** The team's template as the editor reads it: its own or the built-in one, with its revision. */
+export async function templateView(db: Db, teamId: string): Promise<ChecklistTemplateView> {
+  const template = await templateOf(db, teamId);
+  return { ...template, revision: templateRevision(template) };
+}
+
+const staleTemplate = () =>
+  new AppError('conflict', 'Someone else changed the checklist template since you opened it. Reload it to see their version, then make your changes again.');
+
+/** Locks the team's template and checks it is still the revision the editor read. */
+async function lockRevision(tx: Db, teamId: string, revision: string) {
+  if (!(await q.lockTeamTemplate(tx, teamId))) throw new AppError('not_found', 'This team does not exist');
+  if ((await templateView(tx, teamId)).revision !== revision) throw staleTemplate();
+}
+
+/** Replaces the team's template with `items`, in order (owners; audited). */
+export async function saveTemplate(
+  deps: Deps,
+  principal: SignedInPrincipal,
+  teamId: string,
+  { revision, items }: ChecklistTemplateFields,
+  origin: AuditOrigin,
+) {
   const template: TemplateItem[] = items.map(({ dueInDays, validityDays, purposes, propertyTypes, ...item }) => ({
     ...item,
     ...(dueInDays !== null ? { dueInDays } : {}),
     ...(validityDays !== null ? { validityDays } : {}),
-    ...(purposes !== null ? { purposes } : {}),
-    ...(propertyTypes !== null ? { propertyTypes } : {}),
+    // Every purpose (or property type) listed is the same as none named: stored as "all", so a new one would apply too.
+    ...(purposes !== null && purposes.length < LOAN_PURPOSES.length ? { purposes } : {}),
+    ...(propertyTypes !== null && propertyTypes.length < PROPERTY_TYPES.length ? { propertyTypes } : {}),
   }));
-  await deps.db.transaction((tx) => q.replaceTeamTemplate(tx, teamId, template));
-  return templateOf(deps.db, teamId);
+  return deps.db.transaction(async (tx) => {
+    await lockRevision(tx, teamId, revision);
+    await q.replaceTeamTemplate(tx, teamId, template);
+    await recordAudit(tx, { action: 'checklist_template.saved', actor: actorOf(principal), teamId, origin, data: { items: template.length } });
+    return templateView(tx, teamId);
+  });
 }
 
-export async function resetTemplate(deps: Deps, teamId: string) {
-  await q.replaceTeamTemplate(deps.db, teamId, []);
-  return templateOf(deps.db, teamId);
+/** Back to the built-in template (owners; audited). */
+export async function resetTemplate(deps: Deps, principal: SignedInPrincipal, teamId: string, revision: string, origin: AuditOrigin) {
+  return deps.db.transaction(async (tx) => {
+    await lockRevision(tx, teamId, revision);
+    await q.replaceTeamTemplate(tx, teamId, []);
+    await recordAudit(tx, { action: 'checklist_template.reset', actor: actorOf(principal), teamId, origin });
+    return templateView(tx, teamId);
+  });
 }

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BorrowerChecklistItemView, ChecklistItemView, ChecklistView } from '../../shared/schemas/checklist';
+import { DSCR_TEMPLATE } from '../../shared/domain/checklist-templates';
+import { LOAN_PURPOSES } from '../../shared/domain/loan-fields';
+import type { AuditPage } from '../../shared/schemas/audit';
+import type { BorrowerChecklistItemView, ChecklistItemView, ChecklistTemplateView, ChecklistView } from '../../shared/schemas/checklist';
 import type { ActivityPage } from '../../shared/schemas/loans';
 import { setupApi } from '../../test/api';
 import { backends } from '../../test/databases';
@@ -89,6 +92,8 @@ describe.each(backends)('the document checklist on %s', (backend) => {
       ]);
     }
     expect(mine.outstandingRequired).toBe(visible.filter((item) => item.required).length);
+    // Both read the upload limit (MAX_UPLOAD_MB, 50 by default), so the page checks a file's size before sending it.
+    expect([team.maxFileBytes, mine.maxFileBytes]).toEqual([50 * 1024 * 1024, 50 * 1024 * 1024]);
     expect(JSON.stringify(mine)).not.toContain('Title commitment'); // internal by default
   });
 
@@ -186,9 +191,13 @@ describe.each(backends)('the document checklist on %s', (backend) => {
     for (const row of feed.items) expect(Object.keys(row.actor ?? {})).not.toContain('id');
   });
 
-  it("uses the team's own template for new loans once saved, refuses a bad one by field, and resets to the built-in one", async () => {
-    const builtIn = (await api.as(assistant).get(`/api/teams/${harbor.teamId}/checklist-template`)).json();
-    expect(builtIn.builtIn).toBe(true);
+  describe("the team's template", () => {
+    const url = () => `/api/teams/${harbor.teamId}/checklist-template`;
+    const read = async (who: Person = harbor.owner) => {
+      const response = await api.as(who).get(url());
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<ChecklistTemplateView>();
+    };
     const items = [
       { key: 'government-id', label: 'Photo ID (both sides)', category: 'identity', required: true, provider: 'borrower', borrowerVisible: true, dueInDays: 2 },
       { key: 'w9', label: 'W-9', category: 'entity', required: false, provider: 'borrower', borrowerVisible: true },
@@ -202,18 +211,106 @@ describe.each(backends)('the document checklist on %s', (backend) => {
         propertyTypes: ['condo'],
       },
     ];
-    const saved = await api.as(assistant).put(`/api/teams/${harbor.teamId}/checklist-template`, { items });
-    expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json().builtIn).toBe(false);
-    const fresh = (await createLoan(api, harbor.teamId, harbor.owner)).id;
-    expect((await list(harbor.owner, fresh)).items.map((item) => [item.key, item.label, item.dueDate])).toEqual([
-      ['government-id', 'Photo ID (both sides)', inDays(2)],
-      ['w9', 'W-9', null],
-    ]);
-    const duplicate = await api.as(assistant).put(`/api/teams/${harbor.teamId}/checklist-template`, { items: [items[0], items[0]] });
-    expect(duplicate.statusCode).toBe(400);
-    expect(duplicate.json().errors.map((e: { field: string }) => e.field)).toContain('items.1.key');
-    expect((await api.as(assistant).delete(`/api/teams/${harbor.teamId}/checklist-template`)).json().builtIn).toBe(true);
+
+    it("uses the team's own template for new loans once saved, and resets to the built-in one", async () => {
+      const builtIn = await read(assistant);
+      expect(builtIn).toMatchObject({ builtIn: true, revision: expect.stringMatching(/^[0-9a-f]{16}$/) });
+      expect(builtIn.items.map((item) => item.key)).toEqual(DSCR_TEMPLATE.map((item) => item.key));
+      expect((await read()).revision).toBe(builtIn.revision); // the same template reads as the same revision
+
+      const saved = await api.as(harbor.owner).put(url(), { revision: builtIn.revision, items });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const own = saved.json<ChecklistTemplateView>();
+      expect(own.builtIn).toBe(false);
+      expect(own.revision).not.toBe(builtIn.revision);
+      expect(await read(assistant)).toEqual(own);
+      const fresh = (await createLoan(api, harbor.teamId, harbor.owner)).id;
+      expect((await list(harbor.owner, fresh)).items.map((item) => [item.key, item.label, item.dueDate])).toEqual([
+        ['government-id', 'Photo ID (both sides)', inDays(2)],
+        ['w9', 'W-9', null],
+      ]);
+
+      const reset = await api.as(harbor.owner).delete(url(), { revision: own.revision });
+      expect(reset.statusCode, reset.body).toBe(200);
+      expect(reset.json<ChecklistTemplateView>()).toMatchObject({ builtIn: true, revision: builtIn.revision });
+      // Both changes are in the team's audit log, by whom.
+      const audit = (await api.as(harbor.owner).get(`/api/teams/${harbor.teamId}/audit`)).json<AuditPage>();
+      expect(audit.events.filter((row) => row.action.startsWith('checklist_template.')).map((row) => [row.action, row.actorEmail, row.data])).toEqual([
+        ['checklist_template.reset', harbor.owner.email, {}],
+        ['checklist_template.saved', harbor.owner.email, { items: 3 }],
+      ]);
+    });
+
+    it('lets owners change it and assistants only read it', async () => {
+      const { revision } = await read(assistant);
+      for (const response of [await api.as(assistant).put(url(), { revision, items }), await api.as(assistant).delete(url(), { revision })]) {
+        expect(response.statusCode).toBe(404); // the same answer as a route that does not exist
+      }
+      expect((await read()).builtIn).toBe(true);
+    });
+
+    it('refuses a save or a reset over a revision someone else replaced (409), and lets one of two saves of the same revision win', async () => {
+      const { revision } = await read();
+      const renamed = (label: string) => [{ ...items[0], label }, ...items.slice(1)];
+      const [first, second] = await Promise.all([
+        api.as(harbor.owner).put(url(), { revision, items: renamed('ID, first save') }),
+        api.as(harbor.owner).put(url(), { revision, items: renamed('ID, second save') }),
+      ]);
+      expect([first.statusCode, second.statusCode].sort()).toEqual([200, 409]);
+      const lost = first.statusCode === 409 ? first : second;
+      expect(lost.json()).toMatchObject({ code: 'conflict', detail: expect.stringContaining('Someone else changed the checklist template') });
+      const current = await read();
+      expect(current.items[0]!.label).toBe(first.statusCode === 200 ? 'ID, first save' : 'ID, second save');
+
+      expect((await api.as(harbor.owner).delete(url(), { revision })).statusCode).toBe(409);
+      expect((await api.as(harbor.owner).put(url(), { revision, items })).statusCode).toBe(409);
+      expect((await read()).items[0]!.label).toBe(current.items[0]!.label);
+      for (const body of [{ items }, {}, { revision: 'x', items }]) {
+        const missing = await api.as(harbor.owner).put(url(), body);
+        expect(missing.statusCode).toBe(400);
+        expect(missing.json().errors.map((e: { field: string }) => e.field)).toContain('revision');
+      }
+      expect((await api.as(harbor.owner).delete(url())).statusCode).toBe(400);
+      expect((await api.as(harbor.owner).delete(url(), { revision: current.revision })).json().builtIn).toBe(true);
+    });
+
+    it('refuses a bad template field by field, and stores every purpose or property type listed as all of them', async () => {
+      const { revision } = await read();
+      const base = items[1]!;
+      const cases: [Record<string, unknown>[], string, RegExp][] = [
+        [[items[0]!, items[0]!], 'items.1.key', /used twice/],
+        [[{ ...base, key: 'W 9' }], 'items.0.key', /lower-case/],
+        [[{ ...base, label: '   ' }], 'items.0.label', /Give the item a label/],
+        [[{ ...base, label: 'x'.repeat(121) }], 'items.0.label', /at most 120/],
+        [[{ ...base, validityDays: 0 }], 'items.0.validityDays', /at least 1 day/],
+        [[{ ...base, validityDays: 3651 }], 'items.0.validityDays', /at most 3650/],
+        [[{ ...base, dueInDays: 2.5 }], 'items.0.dueInDays', /whole days/],
+        [[{ ...base, purposes: [] }], 'items.0.purposes', /at least one loan purpose/],
+        [[{ ...base, purposes: ['purchase', 'purchase'] }], 'items.0.purposes', /once/],
+        [[{ ...base, propertyTypes: ['condo', 'castle'] }], 'items.0.propertyTypes.1', /Not a property type/],
+        [[{ ...base, provider: 'lender' }], 'items.0.provider', /borrower or third_party/],
+        [[{ ...base, colour: 'red' }], 'items.0.colour', /Unknown field/],
+        [[], 'items', /at least one item/],
+        [Array.from({ length: 101 }, (_, i) => ({ ...base, key: `item-${i}` })), 'items', /at most 100/],
+      ];
+      for (const [bad, field, message] of cases) {
+        const response = await api.as(harbor.owner).put(url(), { revision, items: bad });
+        expect(response.statusCode, field).toBe(400);
+        const issue = response.json().errors.find((e: { field: string }) => e.field === field);
+        expect(`${issue?.message}`, `${field}: ${response.body}`).toMatch(message);
+      }
+      expect((await read()).builtIn).toBe(true);
+
+      const all = await api.as(harbor.owner).put(url(), {
+        revision,
+        items: [{ ...base, purposes: [...LOAN_PURPOSES].reverse(), propertyTypes: ['condo', 'five_plus'] }],
+      });
+      expect(all.statusCode, all.body).toBe(200);
+      const [stored] = all.json<ChecklistTemplateView>().items;
+      expect(stored).not.toHaveProperty('purposes');
+      expect(stored!.propertyTypes).toEqual(['condo', 'five_plus']);
+      expect((await api.as(harbor.owner).delete(url(), { revision: all.json().revision })).statusCode).toBe(200);
+    });
   });
 
   it('offers what a changed deal lacks and adds the chosen template items', async () => {
@@ -256,6 +353,7 @@ describe.each(backends)('the document checklist on %s', (backend) => {
         'itemIds',
         'keys',
         'items',
+        'revision',
         'x',
       ),
       bad,
@@ -270,6 +368,7 @@ describe.each(backends)('the document checklist on %s', (backend) => {
       ['POST', `/api/loans/${loanId}/checklist/items/${itemId}/not-applicable/confirm`],
       ['POST', `/api/loans/${loanId}/checklist/from-template`],
       ['PUT', `/api/teams/${harbor.teamId}/checklist-template`],
+      ['DELETE', `/api/teams/${harbor.teamId}/checklist-template`],
     ] as const;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...targets), body, async ([method, url], payload) => {

@@ -11,7 +11,8 @@ import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person
 import { testJobWorker } from '../../test/jobs';
 import { samplePdf } from '../../test/sample-files';
 import { checklistItem, job, loan } from '../db/schema';
-import { EXPIRY_QUEUE, expireDocuments, nextDailyRun, todayUtc } from './expiry';
+import { DAY_MS } from '../platform/jobs/worker';
+import { EXPIRY_QUEUE, expireDocuments, todayUtc } from './expiry';
 
 /** `days` after (or before, when negative) `date`, YYYY-MM-DD. */
 function addDays(date: string, days: number) {
@@ -164,33 +165,31 @@ describe.each(backends)('expired documents on %s', (backend) => {
     expect(await statusOf(archived, 'Bank statements, last 2–3 months (reserves)')).toBe('approved');
   });
 
-  it('keeps one daily run queued once something is approved, and each run queues the next', async () => {
+  it('runs once a day as the checklist’s recurring job, expiring what has run out by then', async () => {
+    const run = await testJobWorker(api);
     const pending = () =>
       api.db
         .select()
         .from(job)
         .where(and(eq(job.queue, EXPIRY_QUEUE), eq(job.status, 'pending')));
-    const queued = await pending();
-    expect(queued).toHaveLength(1);
-    expect(queued[0]!.runAt.toISOString()).toBe(nextDailyRun().toISOString());
-    expect(queued[0]!.runAt.toISOString()).toMatch(/T00:10:00\.000Z$/);
+    expect(await run.worker.scheduleOnce()).toContain(EXPIRY_QUEUE);
+    const [queued] = await pending();
+    expect(queued!.runAt.getTime() - Date.now()).toBeGreaterThan(DAY_MS - 60_000);
 
-    // Its day comes: the run expires what has run out by today (a document approved back then) and queues tomorrow's.
+    // Its day comes: a document approved back then has run out by now.
     const loanId = (await createLoan(api, harbor.teamId, harbor.owner)).id;
     await approveWith(loanId, 'bank-statements', addDays(today, -5));
     await api.db
       .update(checklistItem)
       .set({ documentDate: addDays(today, -61) })
       .where(and(eq(checklistItem.loanId, loanId), eq(checklistItem.key, 'bank-statements')));
-    await api.db.update(job).set({ runAt: new Date() }).where(eq(job.id, queued[0]!.id));
-    const worker = await testJobWorker(api);
-    await worker.drain();
-    const [ran] = await api.db.select().from(job).where(eq(job.id, queued[0]!.id));
-    expect(ran!.status).toBe('done');
+    await api.db.update(job).set({ runAt: new Date() }).where(eq(job.id, queued!.id));
+    await run.drain();
+    expect((await api.db.select().from(job).where(eq(job.id, queued!.id)))[0]!.status).toBe('done');
     expect((await itemByKey(loanId, 'bank-statements')).status).toBe('expired');
-    const next = await pending();
-    expect(next).toHaveLength(1);
-    expect(next[0]!.id).not.toBe(queued[0]!.id);
-    expect(next[0]!.runAt.getTime()).toBeGreaterThan(Date.now());
+    // The next run is queued a day on, and only one.
+    expect(await run.worker.scheduleOnce()).toContain(EXPIRY_QUEUE);
+    expect(await run.worker.scheduleOnce()).not.toContain(EXPIRY_QUEUE);
+    expect(await pending()).toHaveLength(1);
   });
 });

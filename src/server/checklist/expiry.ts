@@ -3,9 +3,8 @@ import { EXIT_STAGES } from '../../shared/domain/loan-stages';
 import { recordActivityOnLoans } from '../activity/activity-log';
 import type { JobContext } from '../app-context';
 import type { Db } from '../db/client';
-import { checklistItem, job } from '../db/schema';
-import { enqueueJob } from '../platform/jobs/outbox';
-import type { JobHandler } from '../platform/jobs/worker';
+import { checklistItem } from '../db/schema';
+import { DAY_MS, type JobHandler, type RecurringJob } from '../platform/jobs/worker';
 
 /*
  * Expired documents (PRODUCT.md §2): an approved document whose date plus its
@@ -15,14 +14,12 @@ import type { JobHandler } from '../platform/jobs/worker';
  * TypeScript). A funded, withdrawn, declined or archived loan's documents no
  * longer expire: it has closed, or is not going to.
  *
- * Applied by a daily job, by an approval (a document already too old is
- * approved and expires at once), and when a loan's target closing date
- * changes. The checklist feature offers this module to the others.
+ * Applied by a daily recurring job, by an approval (a document already too
+ * old is approved and expires at once), and when a loan's target closing
+ * date changes. The checklist feature offers this module to the others.
  */
 
 export const EXPIRY_QUEUE = 'checklist.expire';
-/** The daily run starts at this time of day, UTC (dates in Coverly are UTC calendar days). */
-const DAILY_AT_UTC = { hours: 0, minutes: 10 };
 
 /** Today's date, YYYY-MM-DD, as every date in Coverly is counted (UTC). */
 export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
@@ -119,46 +116,12 @@ export async function lockExpiringItems(tx: Db, loanId: string) {
     .for('update');
 }
 
-/** The next daily run after `now`: tomorrow (or today, if it is still before) at DAILY_AT_UTC. */
-export function nextDailyRun(now = new Date()): Date {
-  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), DAILY_AT_UTC.hours, DAILY_AT_UTC.minutes));
-  if (next <= now) next.setUTCDate(next.getUTCDate() + 1);
-  return next;
-}
+/** The daily run, a recurring job of the checklist feature: everything expired by today. */
+export const EXPIRY_RECURRING: RecurringJob = { queue: EXPIRY_QUEUE, everyMs: DAY_MS, maxAttempts: 5 };
 
-/**
- * Keeps the next daily expiry run in the outbox: queues one when none is
- * pending. A transaction-scoped advisory lock lets one caller at a time look
- * and insert, so there is never a second. Called when a document is approved
- * (the first approval starts the daily runs; before one, nothing can expire)
- * and by each run for the next.
- *
- * Until the platform has recurring jobs (the storage work adds a scheduler
- * for its sweep), this is the checklist's own minimal schedule; once it does,
- * this queue becomes one of its recurring jobs (same lock key).
- */
-export async function scheduleDailyExpiry(db: Db, now = new Date()): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`coverly.recurring.${EXPIRY_QUEUE}`}))`);
-    const [waiting] = await tx
-      .select({ id: job.id })
-      .from(job)
-      .where(and(eq(job.queue, EXPIRY_QUEUE), eq(job.status, 'pending')))
-      .limit(1);
-    if (waiting) return false;
-    await enqueueJob(tx, EXPIRY_QUEUE, {}, { runAt: nextDailyRun(now), maxAttempts: 5 });
-    return true;
-  });
-}
-
-/** The daily run: everything expired by today, and the next run queued, in one transaction. */
 export function expiryJobHandler({ db, logger }: Pick<JobContext, 'db' | 'logger'>): JobHandler {
   return async () => {
-    const expired = await db.transaction(async (tx) => {
-      const items = await expireDocuments(tx, todayUtc());
-      await scheduleDailyExpiry(tx);
-      return items;
-    });
+    const expired = await expireDocuments(db, todayUtc());
     if (expired.length > 0) logger.info({ expired: expired.length, loans: new Set(expired.map((item) => item.loanId)).size }, 'expired documents');
   };
 }

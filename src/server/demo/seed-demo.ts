@@ -6,13 +6,13 @@ import { otpauthUri, storeVerifiedAuthenticator } from '../auth/authenticator-st
 import type { Db } from '../db/client';
 import { checklistFor, DSCR_TEMPLATE } from '../../shared/domain/checklist-templates';
 import { importActivity } from '../activity/activity-log';
-import { scheduleDailyExpiry } from '../checklist/expiry';
 import { itemRowsFrom } from '../checklist/new-loan-checklist';
 import { checklistItem, documentFile, documentVersion, loan, loanParticipant, stageChange, team, teamMember, user } from '../db/schema';
 import { enqueuePreviews } from '../documents/previews';
 import { loanColumnsOf } from '../loans/loan-record';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FileVault } from '../platform/files/file-vault';
+import { enqueueObjectDeletion, objectKeysOfTeams } from '../platform/files/file-objects';
 import { demoChecklist, type DemoChecklist } from './demo-checklist';
 import { demoFileMaker } from './demo-documents';
 import { demoLoan, prng, type DemoActivity, type DemoLoan, type DemoPerson } from './demo-loans';
@@ -156,6 +156,7 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
   // Reset: the earlier demo team (its loans go with it) and every demo person.
   const previous = await demoTeamIds(db);
   await db.transaction(async (tx) => {
+    await enqueueObjectDeletion(tx, await objectKeysOfTeams(tx, previous));
     if (previous.length) await tx.delete(team).where(inArray(team.id, previous));
     await tx.delete(user).where(isDemoUser);
   });
@@ -259,9 +260,8 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
     const versionRows = checklists.flatMap(({ plan }, i) => plan.versions.map((version) => ({ ...version, loanId: loanIds[i]! })));
     for (const chunk of chunks(versionRows, 1000)) await tx.insert(documentVersion).values(chunk);
     for (const chunk of chunks(fileRows, 1000)) await tx.insert(documentFile).values(chunk);
-    // The TIFF scans get their previews once a server runs the queue; approved documents, their daily expiry check.
+    // The TIFF scans get their previews once a server runs the queue.
     await enqueuePreviews(tx, fileRows);
-    if (itemRows.some((row) => row.status === 'approved')) await scheduleDailyExpiry(tx, now);
     // In time order, so each loan's activity is numbered as it happened, as it is in use.
     await importActivity(tx, book.flatMap((file, i) => file.activity.map((a: DemoActivity) => ({ ...a, loanId: loanIds[i]! }))).sort(byTime));
     if (participation.length)

@@ -1,3 +1,8 @@
+import { once } from 'node:events';
+import { readdir } from 'node:fs/promises';
+import { request } from 'node:http';
+import path from 'node:path';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChecklistView } from '../../shared/schemas/checklist';
 import type { UploadView, VersionsView } from '../../shared/schemas/documents';
@@ -172,6 +177,19 @@ describe.each(backends)('versioned uploads and reviews on %s', (backend) => {
     const wrongType = await send(await start(html.length), html);
     expect(wrongType.statusCode).toBe(415);
 
+    const locked = await samplePdf('Locked statement', { password: 'secret' });
+    const passworded = await send(await start(locked.length), locked);
+    expect(passworded.statusCode).toBe(422);
+    expect(passworded.json().detail).toMatch(/password/i);
+
+    const polyglot = Buffer.concat([samplePng(), Buffer.from('<html><script>alert(1)</script></html>')]);
+    const appended = await send(await start(polyglot.length), polyglot);
+    expect([415, 422]).toContain(appended.statusCode);
+
+    const empty = await api.as(borrower).post(`${base(id)}/uploads`, { files: [{ name: 'empty.pdf', size: 0 }] });
+    expect(empty.statusCode).toBe(400);
+    expect(JSON.stringify(empty.json())).toMatch(/empty/);
+
     const cut = await send(await start(statement.length + 500), statement);
     expect(cut.statusCode).toBe(400);
     expect(cut.json().detail).toMatch(/cut off/);
@@ -187,5 +205,125 @@ describe.each(backends)('versioned uploads and reviews on %s', (backend) => {
     const { versions } = (await api.as(borrower).get(`${base(id)}/versions`)).json<VersionsView>();
     expect(versions).toEqual([]);
     expect((await itemByKey('government-id')).status).toBe('requested');
+  });
+
+  it('never 5xxs the document endpoints with bad bodies, ids or ranges (property-based)', async () => {
+    const bank = await itemByKey('bank-statements');
+    const { versions } = (await api.as(assistant).get(`${base(bank.id)}/versions`)).json<VersionsView>();
+    const version = versions[0]!;
+    const started = (await api.as(assistant).post(`${base(bank.id)}/uploads`, { files: [{ name: 'x.pdf', size: 10 }] })).json<UploadView>();
+    const bad = fc.oneof(
+      fc.constantFrom('\u0000', '\ud800', '', ' ', 'NaN', '2027-02-30', [], {}, null, true, -1, 0, 1e21, 2 ** 53 + 2, 7.5),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const file = fc.dictionary(fc.constantFrom('name', 'size', 'type', 'x'), bad, { maxKeys: 3 });
+    const body = fc.oneof(
+      fc.dictionary(fc.constantFrom('version', 'documentDate', 'reason', 'files', 'x'), bad, { maxKeys: 3 }),
+      fc.record({ files: fc.array(fc.oneof(file, bad), { maxLength: 25 }) }),
+    );
+    const targets = [
+      ['POST', `${base(bank.id)}/uploads`],
+      ['POST', `${base(bank.id)}/uploads/${started.id}/complete`],
+      ['POST', `${base(bank.id)}/versions/${version.id}/open`],
+      ['POST', `${base(bank.id)}/versions/${version.id}/approve`],
+      ['POST', `${base(bank.id)}/versions/${version.id}/needs-revision`],
+    ] as const;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...targets), body, async ([method, url], payload) => {
+        const response = await api.app.inject({ method, url, payload: payload as object, headers: { cookie: assistant.cookie } });
+        expect(response.statusCode, `${method} ${url} ${JSON.stringify(payload).slice(0, 200)} → ${response.body.slice(0, 200)}`).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
+    const segment = fc.oneof(fc.uuid(), fc.string({ maxLength: 12 }), fc.constantFrom('%00', '..', '%2e%2e', '0', '-1', '99', '1e3'));
+    const range = fc.oneof(
+      fc.constant(undefined),
+      fc.string({ maxLength: 20 }),
+      fc.tuple(fc.integer({ min: -5, max: 3000 }), fc.integer({ min: -5, max: 3000 })).map(([a, b]) => `bytes=${a}-${b}`),
+    );
+    const fileId = version.files[0]!.id;
+    await fc.assert(
+      fc.asyncProperty(segment, segment, range, async (uploadSegment, positionSegment, rangeHeader) => {
+        const urls = [
+          `${base(bank.id)}/uploads/${uploadSegment}/files/${positionSegment}`,
+          `${base(bank.id)}/files/${encodeURIComponent(uploadSegment)}`,
+          `${base(bank.id)}/files/${fileId}`,
+        ];
+        for (const url of urls) {
+          const method = url.includes('/uploads/') ? 'PUT' : 'GET';
+          const response = await api.app.inject({
+            method,
+            url,
+            headers: { cookie: assistant.cookie, ...(rangeHeader === undefined ? {} : { range: rangeHeader }), 'content-type': 'application/octet-stream' },
+            ...(method === 'PUT' ? { payload: Buffer.from('%PDF-1.4') } : {}),
+          });
+          expect(response.statusCode, `${method} ${url} range=${rangeHeader} → ${response.body.slice(0, 200)}`).toBeLessThan(500);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe.each(backends)('the upload size limit over a real socket on %s', (backend) => {
+  const api = setupApi(backend, { env: { MAX_UPLOAD_MB: '1' }, listen: true });
+  let borrower: Person;
+  let loanId: string;
+  let itemId: string;
+
+  beforeAll(async () => {
+    const team = await createTeamWithOwner(api);
+    loanId = (await createLoan(api, team.teamId, team.owner)).id;
+    borrower = await addBorrower(api, loanId);
+    itemId = (await api.as(borrower).get(`/api/loans/${loanId}/checklist`)).json<ChecklistView>().items[0]!.id;
+  });
+
+  /** Sends `chunks` as the body of a PUT (with `length` as Content-Length, or chunked), and resolves with the answer and whether the server closed. */
+  function sendRaw(url: string, chunks: Buffer[], length?: number) {
+    return new Promise<{ status: number; body: string; closed: boolean }>((resolve, reject) => {
+      const req = request(`${api.baseUrl}${url}`, {
+        method: 'PUT',
+        headers: {
+          cookie: borrower.cookie,
+          origin: 'http://localhost:3000',
+          'content-type': 'application/pdf',
+          ...(length === undefined ? {} : { 'content-length': length }),
+        },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body, closed: res.headers.connection === 'close' }));
+      });
+      req.on('error', reject);
+      (async () => {
+        for (const chunk of chunks) {
+          if (req.destroyed) return;
+          if (!req.write(chunk)) await once(req, 'drain').catch(() => {});
+        }
+        req.end();
+      })().catch(() => {});
+    });
+  }
+
+  const start = async (size: number) =>
+    (await api.as(borrower).post(`/api/loans/${loanId}/checklist/items/${itemId}/uploads`, { files: [{ name: 'big.pdf', size }] })).json<UploadView>();
+  const fileUrl = (upload: UploadView) => `/api/loans/${loanId}/checklist/items/${itemId}/uploads/${upload.id}/files/1`;
+  const storedFiles = async () => (await readdir(path.join(api.config.dataDir, 'files'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+
+  it('refuses a declared length over MAX_UPLOAD_MB at once, and a stream that passes it while reading, with 413 and a closed connection', async () => {
+    const before = (await storedFiles()).length;
+    const upload = await start(1024 * 1024);
+    const declared = await sendRaw(fileUrl(upload), [Buffer.from('%PDF-1.7\n')], 5 * 1024 * 1024);
+    expect(declared).toMatchObject({ status: 413, closed: true });
+    expect(JSON.parse(declared.body).detail).toMatch(/at most 1 MB/);
+
+    const chunks = [Buffer.from('%PDF-1.7\n'), ...Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x41))];
+    const streamed = await sendRaw(fileUrl(upload), chunks);
+    expect(streamed).toMatchObject({ status: 413, closed: true });
+    expect((await storedFiles()).filter((e) => !e.parentPath.includes('.tmp')).length).toBe(before);
+    const tmp = await readdir(path.join(api.config.dataDir, 'files', '.tmp'));
+    expect(tmp).toEqual([]);
   });
 });

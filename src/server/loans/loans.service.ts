@@ -21,6 +21,7 @@ import { expireDocuments, lockExpiringItems, todayUtc } from '../checklist/expir
 import { createLoanChecklist } from '../checklist/new-loan-checklist';
 import type { Db } from '../db/client';
 import type { LoanRow } from '../db/schema';
+import { enqueueObjectDeletion, objectKeysOfLoans } from '../platform/files/file-objects';
 import { parseInput } from '../platform/http/problem';
 import { enqueueMail } from '../platform/mail/mail-jobs';
 import { logoPath } from '../teams/logo';
@@ -254,6 +255,8 @@ export async function deleteLoan(deps: LoanDeps, principal: SignedInPrincipal, l
   await deps.db.transaction(async (tx) => {
     const row = await mustFind(tx, loanId, { lock: true });
     if (!confirmsAddress(row, confirmAddress)) throw invalidField('confirmAddress', `Type the property address (${row.propertyStreet}) to confirm`);
+    // Its stored files' rows go with it; their objects are deleted once this commits.
+    await enqueueObjectDeletion(tx, await objectKeysOfLoans(tx, [loanId]));
     await q.deleteLoanRow(tx, loanId);
     await recordAudit(tx, {
       action: 'loan.deleted',

@@ -1,11 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { invalidField } from '../../shared/errors';
 import type { AppContext, Feature } from '../app-context';
 import { grantBroker, grantPlatformAdmin, insertMember } from '../accounts/accounts.queries';
 import { createCredentialUser, TOTP_DIGITS, TOTP_PERIOD_SECONDS } from '../auth/auth';
 import { base32Decode, hotp } from '../auth/totp';
 import type { Db } from '../db/client';
-import { team } from '../db/schema';
+import { team, teamMember, user } from '../db/schema';
 import { parseInput } from '../platform/http/problem';
 import { CreateTestPersonSchema, TEST_SUPPORT_SECRET_ENV, TEST_SUPPORT_SECRET_HEADER, type CreateTestPerson, type TestPerson } from './test-support.schema';
 
@@ -72,6 +74,8 @@ async function createTestPerson(
   { auth, db, publicUrl }: AppContext,
   input: ReturnType<typeof CreateTestPersonSchema.parse>,
 ): Promise<TestPerson> {
+  if (input.teamId && input.role !== 'assistant') throw invalidField('teamId', 'Only an assistant joins an existing team');
+  const joining = input.teamId ? await existingTeam(db, input.teamId) : null;
   const tag = randomBytes(6).toString('hex');
   const password = `test support ${randomBytes(12).toString('base64url')}`;
   const name = input.name ?? DEFAULT_NAMES[input.role];
@@ -81,6 +85,9 @@ async function createTestPerson(
   let teamOf: TestPerson['team'] = null;
   if (input.role === 'admin') {
     await grantPlatformAdmin(db, person.id);
+  } else if (joining) {
+    await insertMember(db, { teamId: joining.id, userId: person.id, role: 'assistant' });
+    teamOf = joining;
   } else {
     // An assistant's team is founded by an owner of its own, who is never signed in.
     const owner =
@@ -98,6 +105,19 @@ async function createTestPerson(
 
   const session = await openSession(app, publicUrl, { email, password, mfa: input.mfa });
   return { userId: person.id, email, name, password, role: input.role, team: teamOf, ...session };
+}
+
+/** The team an assistant joins (as accepting an invitation to it would make them), with its owner. */
+async function existingTeam(db: Db, teamId: string): Promise<NonNullable<TestPerson['team']>> {
+  const [found] = await db
+    .select({ name: team.name, ownerEmail: user.email, ownerName: user.name })
+    .from(team)
+    .innerJoin(teamMember, and(eq(teamMember.teamId, team.id), eq(teamMember.role, 'owner')))
+    .innerJoin(user, eq(user.id, teamMember.userId))
+    .where(eq(team.id, teamId))
+    .limit(1);
+  if (!found) throw invalidField('teamId', 'No team has this id');
+  return { id: teamId, name: found.name, owner: { email: found.ownerEmail, name: found.ownerName } };
 }
 
 /** A broker founds a team and owns it, as `createTeam` in the teams feature does. */

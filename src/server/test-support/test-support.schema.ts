@@ -25,6 +25,8 @@ export const CreateTestPersonSchema = z.strictObject({
   email: z.email().max(254).optional(),
   /** The owner's or the assistant's team; defaults to one named after its owner. */
   teamName: z.string().trim().min(1).max(80).optional(),
+  /** An assistant joins this existing team (an owner's made before) instead of one founded for them. */
+  teamId: z.uuid().optional(),
 });
 export type CreateTestPerson = z.input<typeof CreateTestPersonSchema>;
 

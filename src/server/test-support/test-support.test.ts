@@ -131,6 +131,21 @@ describe.each(backends)('test support on %s', (backend) => {
       team: { id: assistant.team?.id, role: 'assistant' },
     });
     expect((await get(assistant, `/api/teams/${assistant.team?.id}`)).json()).toMatchObject({ code: 'mfa_required' });
+
+    // An assistant of the owner's own team, for a test where both work on one loan.
+    const colleague = await create({ role: 'assistant', teamId: owner.team?.id ?? '' });
+    expect(colleague.team).toEqual({ id: owner.team?.id, name: 'Lakeside Lending', owner: { email: owner.email, name: owner.name } });
+    expect((await get(colleague, '/api/me')).json()).toMatchObject({ team: { id: owner.team?.id, role: 'assistant' } });
+    const refused = (body: CreateTestPerson) =>
+      withSecret.inject({ method: 'POST', url: PEOPLE, headers: { [TEST_SUPPORT_SECRET_HEADER]: SECRET }, payload: body });
+    for (const body of [
+      { role: 'owner', teamId: owner.team?.id ?? '' },
+      { role: 'assistant', teamId: '00000000-0000-4000-8000-000000000000' },
+    ] as const) {
+      const response = await refused(body);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ errors: [{ field: 'teamId' }] });
+    }
   });
 
   it('refuses a body it does not know, naming the field', async () => {

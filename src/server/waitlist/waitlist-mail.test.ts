@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createLogger, createRuntime, type Runtime } from '../runtime';
@@ -14,7 +15,11 @@ describe.each(backends)('waitlist mail through a real SMTP peer on %s', (backend
   beforeAll(async () => {
     await smtp.start();
     if (backend === 'postgres') pgDatabase = await createTestDatabase('postgres');
-    const config = testConfig({ SMTP_URL: smtp.url, ...(pgDatabase?.url ? { DATABASE_URL: pgDatabase.url } : {}) });
+    // DATABASE_URL needs a MASTER_KEY (several instances share it).
+    const config = testConfig({
+      SMTP_URL: smtp.url,
+      ...(pgDatabase?.url ? { DATABASE_URL: pgDatabase.url, MASTER_KEY: randomBytes(32).toString('base64') } : {}),
+    });
     runtime = await createRuntime(config, {
       logger: createLogger({ logLevel: 'silent' }),
       distDir: '/nonexistent',

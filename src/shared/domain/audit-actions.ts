@@ -17,6 +17,8 @@ export const AUDIT_ACTION_LABELS = {
   'team.branding_updated': 'Changed the branding',
   'member.role_changed': 'Changed a role',
   'member.removed': 'Removed a member',
+  'checklist_template.saved': 'Saved the checklist template',
+  'checklist_template.reset': 'Reset the checklist template to the built-in one',
   'loan.created': 'Created a loan file',
   'loan.deleted': 'Deleted a loan file',
   'participant.invited': 'Invited a borrower to a loan',
@@ -25,6 +27,9 @@ export const AUDIT_ACTION_LABELS = {
   'document.downloaded': 'Downloaded a document',
   'document.approved': 'Approved a document',
   'document.needs_revision': 'Sent a document back for revision',
+  'upload_link.sent': 'Sent a third party an upload link',
+  'upload_link.revoked': 'Withdrew an upload link',
+  'package.downloaded': 'Downloaded the lender package',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];

@@ -27,6 +27,7 @@ export const CATEGORY_LABELS: Readonly<Record<ChecklistCategory, string>> = {
 /** Who provides an item: the loan's borrowers, or a third party with an upload link (title, insurance, appraiser…). */
 export const ITEM_PROVIDERS = ['borrower', 'third_party'] as const;
 export type ItemProvider = (typeof ITEM_PROVIDERS)[number];
+export const ITEM_PROVIDER_LABELS: Readonly<Record<ItemProvider, string>> = { borrower: 'Borrower', third_party: 'Third party' };
 
 export interface TemplateItem {
   /** Stable within a template: how a loan's items are matched when its purpose or property type changes. */

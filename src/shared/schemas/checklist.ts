@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHECKLIST_CATEGORIES, ITEM_PROVIDERS, type ChecklistCategory, type ItemProvider } from '../domain/checklist-templates';
+import { CHECKLIST_CATEGORIES, ITEM_PROVIDERS, type ChecklistCategory, type ItemProvider, type TemplateItem } from '../domain/checklist-templates';
 import type { ItemStatus } from '../domain/checklist-status';
 import { LOAN_PURPOSES, PROPERTY_TYPES } from '../domain/loan-fields';
 import { LoanId } from './loan-id';
@@ -67,6 +67,9 @@ export const AddFromTemplateSchema = z.strictObject({
   keys: z.array(text('Key').min(1).max(60), { error: 'keys must list template item keys' }).min(1).max(100),
 });
 
+/** Each value once: a list that names one twice would say nothing more. */
+const distinct = <T>(values: readonly T[] | null) => values === null || new Set(values).size === values.length;
+
 const TemplateItemSchema = z.strictObject({
   key: text('Key').regex(/^[a-z0-9][a-z0-9-]{0,59}$/, { error: 'Key must be lower-case letters, digits and dashes' }),
   label: Label,
@@ -77,23 +80,36 @@ const TemplateItemSchema = z.strictObject({
   dueInDays: Days('Due in').nullable().default(null),
   validityDays: Days('Validity').nullable().default(null),
   purposes: z
-    .array(z.enum(LOAN_PURPOSES, { error: 'Not a loan purpose' }))
-    .min(1)
+    .array(z.enum(LOAN_PURPOSES, { error: 'Not a loan purpose' }), { error: 'purposes must list loan purposes, or be null for all' })
+    .min(1, { error: 'Pick at least one loan purpose' })
     .max(LOAN_PURPOSES.length)
     .nullable()
-    .default(null),
+    .default(null)
+    .refine(distinct, { error: 'Name each loan purpose once' }),
   propertyTypes: z
-    .array(z.enum(PROPERTY_TYPES, { error: 'Not a property type' }))
-    .min(1)
+    .array(z.enum(PROPERTY_TYPES, { error: 'Not a property type' }), { error: 'propertyTypes must list property types, or be null for all' })
+    .min(1, { error: 'Pick at least one property type' })
     .max(PROPERTY_TYPES.length)
     .nullable()
-    .default(null),
+    .default(null)
+    .refine(distinct, { error: 'Name each property type once' }),
 });
 
-/** A team's whole template, in order: saved at once. */
+/**
+ * What the editor read: a fingerprint of the template as stored (the built-in
+ * one included). A save or reset from an older read answers 409 rather than
+ * overwrite someone else's change.
+ */
+const Revision = z.string({ error: 'revision must be the revision you read' }).regex(/^[0-9a-f]{16}$/, { error: 'revision must be the revision you read' });
+
+/** A team's whole template, in order: saved at once, over the revision the editor read. */
 export const ChecklistTemplateSchema = z
   .strictObject({
-    items: z.array(TemplateItemSchema).min(1, { error: 'A template needs at least one item' }).max(100, { error: 'A template has at most 100 items' }),
+    revision: Revision,
+    items: z
+      .array(TemplateItemSchema, { error: 'items must list the template items' })
+      .min(1, { error: 'A template needs at least one item' })
+      .max(100, { error: 'A template has at most 100 items' }),
   })
   .superRefine(({ items }, ctx) => {
     const seen = new Set<string>();
@@ -104,6 +120,18 @@ export const ChecklistTemplateSchema = z
   });
 export type ChecklistTemplateInput = z.input<typeof ChecklistTemplateSchema>;
 export type ChecklistTemplateFields = z.output<typeof ChecklistTemplateSchema>;
+
+/** Back to the built-in template, over the revision the editor read. */
+export const ResetChecklistTemplateSchema = z.strictObject({ revision: Revision });
+
+/** GET, PUT and DELETE /api/teams/:teamId/checklist-template answer this. */
+export interface ChecklistTemplateView {
+  /** True while the team has no template of its own: new loans take the built-in DSCR one. */
+  builtIn: boolean;
+  /** Send it back with a save or a reset. */
+  revision: string;
+  items: TemplateItem[];
+}
 
 /** An item as the team sees it. */
 export interface ChecklistItemView {
@@ -136,4 +164,6 @@ export interface ChecklistView<Item = ChecklistItemView> {
   items: Item[];
   /** Required items still to settle (approved, waived or confirmed not applicable settle one). */
   outstandingRequired: number;
+  /** The most bytes one uploaded file may have (MAX_UPLOAD_MB). */
+  maxFileBytes: number;
 }

@@ -7,9 +7,8 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
   const issues: FieldIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        issues.push({ field: key, message: 'Unknown field' });
-      }
+      // Named where it is: an unknown key inside items[0] is `items.0.colour`, not a top-level `colour`.
+      for (const key of issue.keys) issues.push({ field: [...issue.path, key].join('.'), message: 'Unknown field' });
       continue;
     }
     const field = issue.path.length > 0 ? issue.path.join('.') : '(body)';

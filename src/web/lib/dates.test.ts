@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCalendarDate, formatMoment } from './dates';
+import { formatCalendarDate, formatMoment, todayCalendarDate } from './dates';
 
 describe('dates', () => {
   it('writes a calendar day as that day, medium or long', () => {
@@ -13,5 +13,10 @@ describe('dates', () => {
     expect(formatMoment(iso)).toBe('Jan 7, 2025');
     expect(formatMoment(iso, 'dateTime')).toBe('Jan 7, 2025, 3:04 PM');
     expect(formatMoment(iso, 'precise')).toBe('Jan 7, 2025, 3:04:05 PM');
+  });
+
+  it("gives today's calendar day where the viewer is, padded", () => {
+    expect(todayCalendarDate(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
+    expect(todayCalendarDate(new Date(2026, 10, 24, 0, 1))).toBe('2026-11-24');
   });
 });

@@ -30,3 +30,9 @@ export type MomentFormat = keyof typeof MOMENT;
 export function formatMoment(iso: string, format: MomentFormat = 'date'): string {
   return MOMENT[format].format(new Date(iso));
 }
+
+/** Today as a calendar day (YYYY-MM-DD) where the viewer is: the default of a date someone is asked for. */
+export function todayCalendarDate(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

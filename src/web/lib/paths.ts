@@ -11,6 +11,8 @@ export const paths = {
   joinWaitlist: '/join-waitlist',
   dscrCalculator: '/dscr-calculator',
   invite: '/invite',
+  /** A third party's upload link (`/upload#<token>`): no account, no navigation. */
+  upload: '/upload',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   app: '/app',
@@ -25,6 +27,8 @@ export const paths = {
   teamNew: '/app/team/new',
   teamBranding: '/app/team/branding',
   teamAudit: '/app/team/audit',
+  /** The team's checklist template: what new loans ask for. */
+  teamTemplates: '/app/team/templates',
   profile: '/app/profile',
   security: '/app/security',
   securitySetup: '/app/security/setup',

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { HEIC_PHOTO, sampleHeic, samplePhotoPixels, sampleTiff } from '../../../test/sample-images';
+import { HEIC_PHOTO, sampleBrokenHeic, sampleHeic, samplePhotoPixels, sampleTiff } from '../../../test/sample-images';
 import { PREVIEW_MAX_EDGE, UnreadableImage, jpegPreview } from './jpeg-preview';
 
 /** Mean absolute difference per channel between two RGB images of one size (0–255). */
@@ -44,6 +44,7 @@ describe('JPEG previews', () => {
     const heic = sampleHeic();
     await expect(jpegPreview(heic.subarray(0, heic.length - 600), 'image/heic')).rejects.toThrow(/HEIC.*outside of file bounds/);
     await expect(jpegPreview(Buffer.from('not an image at all, just text'), 'image/heic')).rejects.toBeInstanceOf(UnreadableImage);
+    await expect(jpegPreview(sampleBrokenHeic(), 'image/heic')).rejects.toBeInstanceOf(UnreadableImage);
     const tiff = await sampleTiff(64, 48);
     await expect(jpegPreview(tiff.subarray(0, 40), 'image/tiff')).rejects.toBeInstanceOf(UnreadableImage);
   });

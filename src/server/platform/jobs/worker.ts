@@ -1,8 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import { claimDueJobs, markJobFailed, markJobsDone, pruneDoneJobs, type ClaimedJob } from './outbox';
+import { claimDueJobs, markJobFailed, markJobsDone, pruneDoneJobs, scheduleRecurringJob, type ClaimedJob } from './outbox';
 
 export type JobHandler = (payload: unknown, job: ClaimedJob) => Promise<void>;
+
+/** A job that runs every `everyMs` (its handler is registered like any other queue's). */
+export interface RecurringJob {
+  queue: string;
+  everyMs: number;
+  maxAttempts?: number;
+}
 
 /** One table of handlers from several (the mail queue, each feature's): a queue handled twice is a start-up error. */
 export function mergeJobHandlers(...tables: Record<string, JobHandler>[]): Record<string, JobHandler> {
@@ -31,6 +38,9 @@ export interface JobWorkerOptions {
   doneJobRetentionMs?: number;
   /** How often the running worker deletes the done jobs past their time: at start, then this often. */
   pruneEveryMs?: number;
+  /** Recurring jobs: at start and every `scheduleCheckMs`, the next run of each is queued if none is waiting. */
+  recurring?: RecurringJob[];
+  scheduleCheckMs?: number;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,6 +62,7 @@ export class JobWorker {
   private nudged = false;
   private loop: Promise<void> | null = null;
   private nextPruneAt = 0;
+  private nextScheduleAt = 0;
 
   constructor(options: JobWorkerOptions) {
     this.options = {
@@ -62,6 +73,8 @@ export class JobWorker {
       leaseMs: 5 * 60_000,
       doneJobRetentionMs: 7 * DAY_MS,
       pruneEveryMs: 60 * 60_000,
+      recurring: [],
+      scheduleCheckMs: 60_000,
       ...options,
     };
   }
@@ -108,6 +121,15 @@ export class JobWorker {
     return pruned;
   }
 
+  /** Queues the next run of each recurring job that has none waiting. Returns the queues it scheduled. */
+  async scheduleOnce(): Promise<string[]> {
+    const scheduled: string[] = [];
+    for (const { queue, everyMs, maxAttempts } of this.options.recurring) {
+      if (await scheduleRecurringJob(this.options.db, queue, everyMs, maxAttempts ? { maxAttempts } : {})) scheduled.push(queue);
+    }
+    return scheduled;
+  }
+
   /** Runs one job's handler; a failure is recorded on the job (retry or dead). True when it succeeded. */
   private async execute(job: ClaimedJob): Promise<boolean> {
     const { db, handlers, logger, baseBackoffMs, maxBackoffMs } = this.options;
@@ -138,6 +160,10 @@ export class JobWorker {
         if (Date.now() >= this.nextPruneAt) {
           this.nextPruneAt = Date.now() + this.options.pruneEveryMs;
           await this.pruneOnce();
+        }
+        if (Date.now() >= this.nextScheduleAt) {
+          this.nextScheduleAt = Date.now() + this.options.scheduleCheckMs;
+          await this.scheduleOnce();
         }
         ran = await this.runOnce();
       } catch (error) {

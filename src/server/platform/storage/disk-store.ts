@@ -24,10 +24,11 @@ async function sync(target: string) {
  * object and a crash leaves only a temporary file, which the next start
  * removes.
  */
-export async function createDiskStore(root: string): Promise<ObjectStore> {
+export async function createDiskStore(root: string, options: { clearLeftovers?: boolean } = {}): Promise<ObjectStore> {
   await mkdir(path.join(root, TMP), { recursive: true });
-  // What a crash mid-upload left behind: never pointed at, never to be finished.
-  for (const name of await readdir(path.join(root, TMP))) await rm(path.join(root, TMP, name), { force: true });
+  // What a crash mid-upload left behind: never pointed at, never to be finished. A reader beside a
+  // running server (check-storage) passes clearLeftovers: false, or it would take the server's writes under way.
+  if (options.clearLeftovers !== false) for (const name of await readdir(path.join(root, TMP))) await rm(path.join(root, TMP, name), { force: true });
   const fileOf = (key: string) => {
     assertObjectKey(key);
     return path.join(root, ...key.split('/'));
@@ -71,12 +72,27 @@ export async function createDiskStore(root: string): Promise<ObjectStore> {
           const full = path.join(folder, entry.name);
           if (entry.isDirectory()) yield* walk(full, [...prefix, entry.name]);
           else if (entry.isFile()) {
-            const info = await stat(full);
-            yield { key: [...prefix, entry.name].join('/'), size: info.size, writtenAt: info.mtime };
+            // Deleted since the folder was read (an upload that failed, an object deletion): no longer there to list.
+            const info = await stat(full).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+            if (info) yield { key: [...prefix, entry.name].join('/'), size: info.size, writtenAt: info.mtime };
           }
         }
       }
       yield* walk(root, []);
+    },
+
+    // A put that never finished and was never cleaned up (its process hung, or died while another kept running).
+    async abortStaleUploads(olderThan) {
+      let aborted = 0;
+      for (const name of await readdir(path.join(root, TMP))) {
+        const file = path.join(root, TMP, name);
+        const info = await stat(file).catch(() => null);
+        if (info && info.mtime < olderThan) {
+          await rm(file, { force: true });
+          aborted++;
+        }
+      }
+      return { aborted };
     },
   };
 }

@@ -15,6 +15,12 @@ export interface ObjectStore {
   delete(key: string): Promise<void>;
   /** Every object, with when it was written (the orphan sweep reads this). */
   list(): AsyncIterable<{ key: string; size: number; writtenAt: Date }>;
+  /**
+   * Gives up what unfinished writes started before `olderThan` left behind
+   * (an S3 multipart upload never completed or aborted, a disk store's
+   * temporary file). A store that cannot list them says so in `unsupported`.
+   */
+  abortStaleUploads?(olderThan: Date): Promise<{ aborted: number; unsupported?: string }>;
 }
 
 export class ObjectNotFound extends Error {

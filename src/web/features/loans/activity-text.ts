@@ -129,6 +129,28 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
           ? `${itemLabel(data)} expired: it was good through ${formatCalendarDate(data.validThrough, 'long')}`
           : `${itemLabel(data)} expired`,
       ];
+    case 'document.uploaded': {
+      const files = typeof data.fileCount === 'number' && data.fileCount > 1 ? ` (${data.fileCount} files)` : '';
+      return [`${who} uploaded version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}${files}`];
+    }
+    case 'document.review_started':
+      return [`${who} started reviewing version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}`];
+    case 'document.approved':
+      return [`${who} approved version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}`];
+    case 'document.needs_revision':
+      return [`${who} asked for a new version of ${itemLabel(data)}`, ...(typeof data.reason === 'string' ? [`“${data.reason}”`] : [])];
+    case 'document.viewed':
+      return [`${who} viewed ${String(data.name ?? 'a file')}`];
+    case 'document.downloaded':
+      return [`${who} downloaded ${String(data.name ?? 'a file')}`];
+    case 'document.link_sent':
+      return [`${who} sent ${String(data.name ?? 'a third party')} (${String(data.email ?? '')}) an upload link for ${itemLabel(data)}`];
+    case 'document.link_revoked':
+      return [`${who} withdrew the upload link sent to ${String(data.email ?? 'a third party')} for ${itemLabel(data)}`];
+    case 'package.downloaded':
+      return [
+        `${who} downloaded the lender package (${typeof data.documents === 'number' ? `${data.documents} document${data.documents === 1 ? '' : 's'}` : 'documents'})`,
+      ];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }

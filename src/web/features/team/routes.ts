@@ -17,6 +17,8 @@ export const teamRoutes: AppRoute[] = [
     pages: [
       { path: paths.team, page: lazy(() => import('./team-members-page')), tab: 'Members' },
       { path: paths.teamBranding, page: lazy(() => import('./team-branding-page')), guard: owner, tab: 'Branding' },
+      // Everyone in the team reads it; owners edit it.
+      { path: paths.teamTemplates, page: lazy(() => import('./team-templates-page')), tab: 'Checklist template' },
       { path: paths.teamAudit, page: lazy(() => import('./team-audit-page')), guard: owner, tab: 'Audit log' },
     ],
   },

@@ -8,6 +8,9 @@ export function getChecklist<Item extends BorrowerChecklistItemView = ChecklistI
   return apiFetch<ChecklistView<Item>>(`/api/loans/${encodeURIComponent(loanId)}/checklist`, { signal });
 }
 
+/** Where one item's own routes live: its status actions, uploads, versions and files. */
+export const checklistItemPath = (loanId: string, itemId: string) => `/api/loans/${encodeURIComponent(loanId)}/checklist/items/${encodeURIComponent(itemId)}`;
+
 export const checklistQueryOptions = (loanId: string) =>
   queryOptions({
     queryKey: [LOAN_SCOPE, loanId, 'checklist'],

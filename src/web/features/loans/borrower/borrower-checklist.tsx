@@ -1,26 +1,38 @@
-import { useId, useState } from 'react';
-import { isItemSettled } from '../../../../shared/domain/checklist-status';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
+import { isItemSettled, type ItemStatus } from '../../../../shared/domain/checklist-status';
 import type { BorrowerChecklistItemView } from '../../../../shared/schemas/checklist';
 import { formatCalendarDate } from '../../../lib/dates';
 import { useFailureNotice } from '../../../lib/me-context';
 import { Button } from '../../../ui/button';
+import { FileUpload } from '../../../ui/file-upload';
 import { LoadFailed } from '../../../ui/load-failed';
 import { ReasonDialog } from '../../../ui/reason-dialog';
 import { useToast } from '../../../ui/toast';
 import { useChangeItemStatus } from '../api/change-item-status';
-import { useChecklist } from '../api/get-checklist';
+import { checklistItemPath, useChecklist } from '../api/get-checklist';
+import { refreshDocuments } from '../api/list-versions';
+import { DocumentVersions } from '../components/document-versions';
+import { FilePreviewDialog, type FilePreview } from '../components/file-preview-dialog';
 import { ItemStatusChip } from '../components/item-status-chip';
 
 type Item = BorrowerChecklistItemView;
 
-const needsYou = (item: Item) => item.provider === 'borrower' && (item.status === 'requested' || item.status === 'needs_revision' || item.status === 'expired');
+const fromYou = (item: Item) => item.provider === 'borrower';
 const done = (item: Item) => isItemSettled(item.status, item.notApplicableConfirmed);
+/** Sent and now with the team: a version to review, or a "doesn't apply to me" to confirm. */
+const waiting = (item: Item) => item.status === 'uploaded' || item.status === 'in_review' || (item.status === 'not_applicable' && !item.notApplicableConfirmed);
+/** What the borrower can upload to: still needed from them, sent back, or expired. */
+const needsUpload = (item: Item) => fromYou(item) && (item.status === 'requested' || item.status === 'needs_revision' || item.status === 'expired');
+/** Statuses an item only reaches with a version uploaded. */
+const HAS_VERSIONS: readonly ItemStatus[] = ['uploaded', 'in_review', 'approved', 'needs_revision', 'expired'];
 
 /**
- * A borrower's checklist, phone first: what is still needed from them (and
- * why a document needs another go), what others are sending or the team is
- * reviewing, and what is done. "Doesn't apply to me" asks for the reason the
- * team reads before it confirms.
+ * A borrower's checklist, phone first: what is still needed (with the reason
+ * a document was sent back, where they see it first), what waits for the
+ * team's review, and what is done. Each document needed from them takes an
+ * upload right there (camera included); what they sent can be looked at again.
+ * "Doesn't apply to me" asks for the reason the team reads before it confirms.
  */
 export function BorrowerChecklist({ loanId }: { loanId: string }) {
   const checklist = useChecklist(loanId);
@@ -28,13 +40,14 @@ export function BorrowerChecklist({ loanId }: { loanId: string }) {
   const notifyFailure = useFailureNotice();
   const toast = useToast();
   const [claiming, setClaiming] = useState<Item | null>(null);
+  const [preview, setPreview] = useState<FilePreview | null>(null);
 
   if (checklist.isPending) return <p className="text-sm text-slate-600">Loading your documents…</p>;
   if (checklist.isError) return <LoadFailed message="Your documents could not be loaded." onRetry={() => void checklist.refetch()} />;
   const items = checklist.data.items as Item[];
   const groups: [string, Item[]][] = [
-    ['Needed from you', items.filter(needsYou)],
-    ['In progress', items.filter((item) => !needsYou(item) && !done(item))],
+    ['Still needed', items.filter((item) => !done(item) && !waiting(item))],
+    ['Waiting for review', items.filter(waiting)],
     ['Done', items.filter(done)],
   ];
 
@@ -45,7 +58,16 @@ export function BorrowerChecklist({ loanId }: { loanId: string }) {
           ? 'Nothing more is needed right now.'
           : `${checklist.data.outstandingRequired} required ${checklist.data.outstandingRequired === 1 ? 'document is' : 'documents are'} still open.`}
       </p>
-      {groups.map(([title, group]) => (group.length > 0 ? <Group key={title} title={title} items={group} onClaim={setClaiming} /> : null))}
+      {groups.map(([title, group]) =>
+        group.length > 0 ? (
+          <Group key={title} title={title}>
+            {group.map((item) => (
+              <BorrowerItem key={item.id} loanId={loanId} item={item} maxFileBytes={checklist.data.maxFileBytes} onClaim={setClaiming} onPreview={setPreview} />
+            ))}
+          </Group>
+        ) : null,
+      )}
+      <FilePreviewDialog preview={preview} onClose={() => setPreview(null)} />
       <ReasonDialog
         open={claiming !== null}
         title={`${claiming?.label ?? 'This document'} doesn't apply to me`}
@@ -72,37 +94,86 @@ export function BorrowerChecklist({ loanId }: { loanId: string }) {
   );
 }
 
-function Group({ title, items, onClaim }: { title: string; items: Item[]; onClaim: (item: Item) => void }) {
+function Group({ title, children }: { title: string; children: ReactNode }) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId}>
       <h3 id={headingId} className="text-sm font-semibold tracking-wide text-slate-600 uppercase">
         {title}
       </h3>
-      <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200">
-        {items.map((item) => (
-          <li key={item.id} className="p-3">
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <p className="font-medium break-words text-slate-900">{item.label}</p>
-              <ItemStatusChip status={item.status} pendingConfirmation={item.status === 'not_applicable' && !item.notApplicableConfirmed} />
-            </div>
-            {item.dueDate && !isItemSettled(item.status, item.notApplicableConfirmed) ? (
-              <p className="mt-1 text-sm text-slate-600">Due {formatCalendarDate(item.dueDate)}</p>
-            ) : null}
-            {item.provider === 'third_party' && !isItemSettled(item.status, item.notApplicableConfirmed) ? (
-              <p className="mt-1 text-sm text-slate-600">Your team gets this from a third party.</p>
-            ) : null}
-            {item.reason ? (
-              <p className="mt-1 text-sm text-slate-800">{item.status === 'needs_revision' ? `What to fix: ${item.reason}` : `Reason: ${item.reason}`}</p>
-            ) : null}
-            {needsYou(item) && item.status !== 'expired' ? (
-              <Button size="sm" variant="ghost" className="mt-2 -ml-3" aria-label={`Doesn't apply to me: ${item.label}`} onClick={() => onClaim(item)}>
-                Doesn&apos;t apply to me
-              </Button>
-            ) : null}
-          </li>
-        ))}
-      </ul>
+      <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200">{children}</ul>
     </section>
+  );
+}
+
+function BorrowerItem({
+  loanId,
+  item,
+  maxFileBytes,
+  onClaim,
+  onPreview,
+}: {
+  loanId: string;
+  item: Item;
+  maxFileBytes: number;
+  onClaim: (item: Item) => void;
+  onPreview: (preview: FilePreview) => void;
+}) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [showVersions, setShowVersions] = useState(false);
+  const versionsId = useId();
+  const settled = isItemSettled(item.status, item.notApplicableConfirmed);
+  return (
+    <li className="p-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="font-medium break-words text-slate-900">{item.label}</p>
+        <ItemStatusChip status={item.status} pendingConfirmation={item.status === 'not_applicable' && !item.notApplicableConfirmed} />
+      </div>
+      {item.dueDate && !settled ? <p className="mt-1 text-sm text-slate-600">Due {formatCalendarDate(item.dueDate)}</p> : null}
+      {item.provider === 'third_party' && !settled ? <p className="mt-1 text-sm text-slate-600">Your team gets this from a third party.</p> : null}
+      {item.status === 'needs_revision' && item.reason ? (
+        <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+          <span className="font-semibold">What to fix:</span> {item.reason}
+        </p>
+      ) : item.reason ? (
+        <p className="mt-1 text-sm text-slate-800">Reason: {item.reason}</p>
+      ) : null}
+      {needsUpload(item) ? (
+        <FileUpload
+          base={checklistItemPath(loanId, item.id)}
+          label={item.label}
+          maxFileBytes={maxFileBytes}
+          onUploaded={() => {
+            toast({ title: 'Success!', description: `${item.label} uploaded: your team will review it.` });
+            void refreshDocuments(queryClient, loanId);
+          }}
+        />
+      ) : null}
+      <div className="mt-2 -ml-3 flex flex-wrap gap-x-1">
+        {HAS_VERSIONS.includes(item.status) ? (
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={`Your uploads: ${item.label}`}
+            aria-expanded={showVersions}
+            aria-controls={versionsId}
+            onClick={() => setShowVersions((shown) => !shown)}
+          >
+            Your uploads
+          </Button>
+        ) : null}
+        {fromYou(item) && (item.status === 'requested' || item.status === 'needs_revision') ? (
+          <Button size="sm" variant="ghost" aria-label={`Doesn't apply to me: ${item.label}`} onClick={() => onClaim(item)}>
+            Doesn&apos;t apply to me
+          </Button>
+        ) : null}
+      </div>
+      {showVersions ? (
+        <div id={versionsId} className="mt-2 rounded-xl bg-slate-50 p-2">
+          <DocumentVersions loanId={loanId} itemId={item.id} label={item.label} onPreview={(shown) => onPreview(shown)} />
+        </div>
+      ) : null}
+    </li>
   );
 }

@@ -15,7 +15,9 @@ import { useChangeItemStatus, type ItemStatusChange } from '../api/change-item-s
 import { useChecklist } from '../api/get-checklist';
 import { useRemoveChecklistItem } from '../api/remove-checklist-item';
 import { useReorderChecklist } from '../api/reorder-checklist';
+import { ItemDocuments } from './item-documents';
 import { ItemStatusChip } from './item-status-chip';
+import { UploadLinksDialog } from './upload-links-dialog';
 
 const PROVIDER_LABELS: Record<ItemProvider, string> = { borrower: 'Borrower', third_party: 'Third party' };
 
@@ -29,11 +31,20 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
   const toast = useToast();
   const [asking, setAsking] = useState<{ item: ChecklistItemView; action: 'waive' } | null>(null);
   const [removing, setRemoving] = useState<ChecklistItemView | null>(null);
+  const [linksOf, setLinksOf] = useState<ChecklistItemView | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const panelIds = useId();
 
   if (checklist.isPending) return <p className="text-sm text-slate-600">Loading the checklist…</p>;
   if (checklist.isError) return <LoadFailed message="The checklist could not be loaded." onRetry={() => void checklist.refetch()} />;
-  const { items, outstandingRequired } = checklist.data;
+  const { items, outstandingRequired, maxFileBytes } = checklist.data;
+  const toggle = (itemId: string) =>
+    setOpen((shown) => {
+      const next = new Set(shown);
+      if (!next.delete(itemId)) next.add(itemId);
+      return next;
+    });
 
   const move = (index: number, by: -1 | 1) => {
     const ids = items.map((item) => item.id);
@@ -67,84 +78,107 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
       </p>
       <ol className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200">
         {items.map((item, index) => (
-          <li key={item.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-start">
-            <div className="min-w-0 flex-1">
-              <div className="flex flex-wrap items-center gap-2">
-                <p className="font-medium break-words text-slate-900">{item.label}</p>
-                <ItemStatusChip status={item.status} pendingConfirmation={item.status === 'not_applicable' && !item.notApplicableConfirmed} />
-                {!item.required ? <span className="text-xs text-slate-600">Optional</span> : null}
+          <li key={item.id} className="p-3">
+            <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
+              <div className="min-w-0 flex-1">
+                <div className="flex flex-wrap items-center gap-2">
+                  <p className="font-medium break-words text-slate-900">{item.label}</p>
+                  <ItemStatusChip status={item.status} pendingConfirmation={item.status === 'not_applicable' && !item.notApplicableConfirmed} />
+                  {!item.required ? <span className="text-xs text-slate-600">Optional</span> : null}
+                </div>
+                <p className="mt-1 text-sm text-slate-600">
+                  {CATEGORY_LABELS[item.category]} · {PROVIDER_LABELS[item.provider]}
+                  {item.borrowerVisible ? '' : ' · Internal'}
+                  {item.dueDate ? ` · Due ${formatCalendarDate(item.dueDate)}` : ''}
+                </p>
+                {item.reason ? <p className="mt-1 text-sm text-slate-700">Reason: {item.reason}</p> : null}
               </div>
-              <p className="mt-1 text-sm text-slate-600">
-                {CATEGORY_LABELS[item.category]} · {PROVIDER_LABELS[item.provider]}
-                {item.borrowerVisible ? '' : ' · Internal'}
-                {item.dueDate ? ` · Due ${formatCalendarDate(item.dueDate)}` : ''}
-              </p>
-              {item.reason ? <p className="mt-1 text-sm text-slate-700">Reason: {item.reason}</p> : null}
-            </div>
-            <div className="flex flex-wrap items-center gap-2">
-              {item.status === 'not_applicable' && !item.notApplicableConfirmed ? (
-                <>
-                  <Button
-                    size="sm"
-                    aria-label={`Confirm not applicable: ${item.label}`}
-                    onClick={() => act(item, 'confirm-not-applicable')}
-                    disabled={changeStatus.isPending}
-                  >
-                    Confirm not applicable
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    aria-label={`Ask for it again: ${item.label}`}
-                    onClick={() => act(item, 'reject-not-applicable')}
-                    disabled={changeStatus.isPending}
-                  >
-                    Ask for it again
-                  </Button>
-                </>
-              ) : null}
-              {nextItemStatus(item.status, 'waive') ? (
-                <Button size="sm" variant="secondary" aria-label={`Waive ${item.label}`} onClick={() => setAsking({ item, action: 'waive' })}>
-                  Waive
-                </Button>
-              ) : null}
-              {nextItemStatus(item.status, 'reopen') && !(item.status === 'not_applicable' && !item.notApplicableConfirmed) ? (
+              <div className="flex flex-wrap items-center gap-2">
                 <Button
                   size="sm"
                   variant="secondary"
-                  aria-label={`Request again: ${item.label}`}
-                  onClick={() => act(item, 'reopen')}
-                  disabled={changeStatus.isPending}
+                  aria-label={`Documents: ${item.label}`}
+                  aria-expanded={open.has(item.id)}
+                  aria-controls={`${panelIds}-${item.id}`}
+                  onClick={() => toggle(item.id)}
                 >
-                  Request again
+                  Documents
                 </Button>
-              ) : null}
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label={`Move ${item.label} up`}
-                disabled={index === 0 || reorder.isPending}
-                onClick={() => move(index, -1)}
-              >
-                ↑
-              </Button>
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label={`Move ${item.label} down`}
-                disabled={index === items.length - 1 || reorder.isPending}
-                onClick={() => move(index, 1)}
-              >
-                ↓
-              </Button>
-              <Button size="sm" variant="ghost" aria-label={`Remove ${item.label}`} onClick={() => setRemoving(item)}>
-                Remove
-              </Button>
+                {item.status === 'not_applicable' && !item.notApplicableConfirmed ? (
+                  <>
+                    <Button
+                      size="sm"
+                      aria-label={`Confirm not applicable: ${item.label}`}
+                      onClick={() => act(item, 'confirm-not-applicable')}
+                      disabled={changeStatus.isPending}
+                    >
+                      Confirm not applicable
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      aria-label={`Ask for it again: ${item.label}`}
+                      onClick={() => act(item, 'reject-not-applicable')}
+                      disabled={changeStatus.isPending}
+                    >
+                      Ask for it again
+                    </Button>
+                  </>
+                ) : null}
+                {item.provider === 'third_party' ? (
+                  <Button size="sm" variant="secondary" aria-label={`Upload links: ${item.label}`} onClick={() => setLinksOf(item)}>
+                    Upload link
+                  </Button>
+                ) : null}
+                {nextItemStatus(item.status, 'waive') ? (
+                  <Button size="sm" variant="secondary" aria-label={`Waive ${item.label}`} onClick={() => setAsking({ item, action: 'waive' })}>
+                    Waive
+                  </Button>
+                ) : null}
+                {nextItemStatus(item.status, 'reopen') && !(item.status === 'not_applicable' && !item.notApplicableConfirmed) ? (
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    aria-label={`Request again: ${item.label}`}
+                    onClick={() => act(item, 'reopen')}
+                    disabled={changeStatus.isPending}
+                  >
+                    Request again
+                  </Button>
+                ) : null}
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Move ${item.label} up`}
+                  disabled={index === 0 || reorder.isPending}
+                  onClick={() => move(index, -1)}
+                >
+                  ↑
+                </Button>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Move ${item.label} down`}
+                  disabled={index === items.length - 1 || reorder.isPending}
+                  onClick={() => move(index, 1)}
+                >
+                  ↓
+                </Button>
+                <Button size="sm" variant="ghost" aria-label={`Remove ${item.label}`} onClick={() => setRemoving(item)}>
+                  Remove
+                </Button>
+              </div>
             </div>
+            {open.has(item.id) ? (
+              <div id={`${panelIds}-${item.id}`} className="mt-3 rounded-xl bg-slate-50 p-3">
+                <ItemDocuments loanId={loanId} item={item} maxFileBytes={maxFileBytes} />
+              </div>
+            ) : null}
           </li>
         ))}
       </ol>
       <AddItemForm loanId={loanId} />
+      <UploadLinksDialog loanId={loanId} item={linksOf} onClose={() => setLinksOf(null)} />
       <ReasonDialog
         open={asking !== null}
         title={`Waive ${asking?.item.label ?? 'the item'}`}
