@@ -5,7 +5,7 @@ import type { Auth } from './auth/auth';
 import type { SignInPolicy } from './auth/throttle';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
-import type { JobHandler } from './platform/jobs/worker';
+import type { JobHandler, RecurringJob } from './platform/jobs/worker';
 import type { FileVault } from './platform/files/file-vault';
 import type { Mailer } from './platform/mail/mailer';
 
@@ -59,4 +59,6 @@ export interface Feature {
   loanActions?: LoanActionTable;
   /** Job handlers by queue name. */
   jobs?: (context: JobContext) => Record<string, JobHandler>;
+  /** Jobs of its queues to run again and again: the worker keeps the next run of each queued (`scheduleRecurringJob`). */
+  recurring?: RecurringJob[];
 }

@@ -9,7 +9,7 @@ import { createAuth } from './auth/auth';
 import { resolveAuthSecret } from './auth/secret';
 import { DEMO_EMAIL_DOMAIN, DEMO_LOANS_DEFAULT, DemoSeedRefused, describeDemo, seedDemo } from './demo/seed-demo';
 import { rotateMasterKey } from './platform/files/key-rotation';
-import { openObjectStore } from './platform/files/open-vault';
+import { openFileVault, openObjectStore } from './platform/files/open-vault';
 import { checkStorage, type StorageReport } from './platform/files/storage-check';
 import { refreshAllDocumentCounts } from './checklist/document-counts';
 
@@ -23,7 +23,8 @@ Commands:
   seed-demo [--loans N] [--force] [--json]
                         make the demo team "Harbor Lending": an owner and an assistant (sign-in and
                         authenticator key printed), three borrowers, and N made-up loans (default ${DEMO_LOANS_DEFAULT})
-                        across every stage. Its people have @${DEMO_EMAIL_DOMAIN} addresses; running it again
+                        across every stage, each with its checklist and documents (small made-up files, stored
+                        encrypted). Its people have @${DEMO_EMAIL_DOMAIN} addresses; running it again
                         resets the demo. Refuses a database with other teams unless --force. --json prints
                         the sign-ins as JSON.
   rotate-master-key [--check]
@@ -108,7 +109,8 @@ async function main(argv: string[]): Promise<number> {
         brandName: config.publicConfig.brandName,
       });
       try {
-        const result = await seedDemo({ db: database.db, auth, brandName: config.publicConfig.brandName }, seed);
+        const files = await openFileVault(config, { warn: (_details, message) => console.error(message) });
+        const result = await seedDemo({ db: database.db, auth, brandName: config.publicConfig.brandName, files }, seed);
         const { publicUrl, note } = publicUrlForCli(config);
         if (seed.json) console.log(JSON.stringify({ ...result, signInUrl: `${publicUrl}/signin` }, null, 2));
         else {

@@ -244,7 +244,8 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
         { numRuns: 20 },
       );
     }
-  });
+    // Every route with a body, twenty bodies each: more routes, more time (not a speed check).
+  }, 180_000);
 
   it('never answers 5xx to any query string on any GET route (property-based)', async () => {
     const reads = api.app.routeAccessTable.filter((route) => route.method === 'GET' && route.url.startsWith('/api'));

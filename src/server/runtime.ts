@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app';
+import type { JobContext } from './app-context';
 import { loadCommonPasswords } from './auth/password-policy';
 import { resolveAuthSecret } from './auth/secret';
 import type { Config } from './config';
@@ -13,7 +14,7 @@ import { openObjectStore, resolveMasterKeys } from './platform/files/open-vault'
 import { MAIL_QUEUE, mailJobHandler } from './platform/mail/mail-jobs';
 import { createMailer, type Mailer } from './platform/mail/mailer';
 import { loggableUrl } from './platform/http/request-log';
-import { DAY_MS, JobWorker, mergeJobHandlers, type JobWorkerOptions } from './platform/jobs/worker';
+import { DAY_MS, JobWorker, mergeJobHandlers, type JobHandler, type JobWorkerOptions, type RecurringJob } from './platform/jobs/worker';
 import { features } from './features';
 
 export interface Runtime {
@@ -59,6 +60,22 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: { w
 }
 
 /**
+ * What the job worker runs: every queue's handler (the mail and file queues
+ * are the platform's; every other queue belongs to the feature that enqueues
+ * to it) and the recurring jobs it keeps queued (the platform's and each
+ * feature's). Tests build their worker from the same.
+ */
+export function jobSetup(context: JobContext): { handlers: Record<string, JobHandler>; recurring: RecurringJob[] } {
+  return {
+    handlers: mergeJobHandlers(
+      { [MAIL_QUEUE]: mailJobHandler(context.mailer), ...fileJobHandlers(context) },
+      ...features.map((feature) => feature.jobs?.(context) ?? {}),
+    ),
+    recurring: [...FILE_RECURRING_JOBS, ...features.flatMap((feature) => feature.recurring ?? [])],
+  };
+}
+
+/**
  * Opens the database (PostgreSQL when DATABASE_URL is set, else PGlite in
  * DATA_DIR/db), applies migrations, and wires the mailer, the job worker and
  * the HTTP app together. main.ts listens on the result; tests use it too.
@@ -98,18 +115,13 @@ export async function createRuntime(
     unlock();
     throw error;
   }
-  const jobContext = { config, db: database.db, mailer, files, logger };
-  // The mail and file queues are the platform's; every other queue belongs to the feature that enqueues to it.
-  const handlers = mergeJobHandlers(
-    { [MAIL_QUEUE]: mailJobHandler(mailer), ...fileJobHandlers(jobContext) },
-    ...features.map((feature) => feature.jobs?.(jobContext) ?? {}),
-  );
+  const { handlers, recurring } = jobSetup({ config, db: database.db, mailer, files, logger });
   const worker = new JobWorker({
     db: database.db,
     handlers,
     logger,
     doneJobRetentionMs: config.jobRetentionDays * DAY_MS,
-    recurring: FILE_RECURRING_JOBS,
+    recurring,
     ...overrides.worker,
   });
   const app = await buildApp({ config, database, files, logger, onJobsEnqueued: worker.nudge, ...(overrides.distDir ? { distDir: overrides.distDir } : {}) });

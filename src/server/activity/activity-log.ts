@@ -31,30 +31,52 @@ export interface NewActivity {
  * loan does not exist).
  */
 export async function recordActivity(db: Db, loanId: string, entries: NewActivity | NewActivity[]): Promise<number[]> {
-  const list = [entries].flat();
-  if (list.length === 0) return [];
+  const rows = await recordActivityOnLoans(
+    db,
+    [entries].flat().map((entry) => ({ ...entry, loanId })),
+  );
+  return rows.map((row) => row.seq);
+}
+
+/**
+ * Appends rows to the activity of several loans at once (a sweep that
+ * changes items on many loans), in one statement as `recordActivity` does:
+ * each loan's rows take its next numbers, in the order given. Returns each
+ * row's loan and `seq`, by loan and in order.
+ */
+export async function recordActivityOnLoans(db: Db, entries: (NewActivity & { loanId: string })[]): Promise<{ loanId: string; seq: number }[]> {
+  if (entries.length === 0) return [];
   // A shared row borrowers could not read would still take a number in their sequence: a gap they could see.
-  const unreadable = list.find((entry) => entry.visibility === 'shared' && !isBorrowerActivityKind(entry.kind));
+  const unreadable = entries.find((entry) => entry.visibility === 'shared' && !isBorrowerActivityKind(entry.kind));
   if (unreadable) throw new Error(`Activity ${unreadable.kind} is written as shared, but the borrower projection has no entry for it (borrower-view.ts)`);
-  let shared = 0;
-  const values = list.map((entry, i) => {
-    const sharedIndex = entry.visibility === 'shared' ? ++shared : null;
-    return sql`(${i + 1}::integer, ${sharedIndex}::integer, ${entry.actorId}::text, ${entry.kind}::text, ${JSON.stringify(entry.data ?? {})}::jsonb, ${entry.visibility}::text)`;
+  // Each row's place among its loan's rows (i), and among its loan's shared rows (shared_i).
+  const counters = new Map<string, { all: number; shared: number }>();
+  const values = entries.map((entry) => {
+    const counter = counters.get(entry.loanId) ?? { all: 0, shared: 0 };
+    counters.set(entry.loanId, counter);
+    counter.all += 1;
+    const sharedIndex = entry.visibility === 'shared' ? ++counter.shared : null;
+    return sql`(${entry.loanId}::uuid, ${counter.all}::integer, ${sharedIndex}::integer, ${entry.actorId}::text, ${entry.kind}::text, ${JSON.stringify(entry.data ?? {})}::jsonb, ${entry.visibility}::text)`;
   });
   const result = (await db.execute(sql`
-    with taken as (
+    with v(loan_id, i, shared_i, actor_id, kind, data, visibility) as (values ${sql.join(values, sql`, `)}),
+    counts as (select loan_id, count(*)::integer as n, count(shared_i)::integer as shared_n from v group by loan_id),
+    taken as (
       update ${loan}
-         set activity_seq = activity_seq + ${list.length}::integer,
-             shared_activity_seq = shared_activity_seq + ${shared}::integer,
+         set activity_seq = activity_seq + counts.n,
+             shared_activity_seq = shared_activity_seq + counts.shared_n,
              last_activity_at = now()
-       where id = ${loanId}
-   returning activity_seq - ${list.length}::integer as seq0, shared_activity_seq - ${shared}::integer as shared0)
+        from counts
+       where ${loan.id} = counts.loan_id
+   returning ${loan.id} as loan_id, activity_seq - counts.n as seq0, shared_activity_seq - counts.shared_n as shared0)
     insert into ${activity} (loan_id, seq, shared_seq, actor_id, kind, data, visibility)
-    select ${loanId}, taken.seq0 + v.i, taken.shared0 + v.shared_i, v.actor_id, v.kind, v.data, v.visibility
-      from taken, (values ${sql.join(values, sql`, `)}) as v(i, shared_i, actor_id, kind, data, visibility)
-     order by v.i
- returning seq`)) as unknown as { rows: { seq: number }[] };
-  return result.rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+    select v.loan_id, taken.seq0 + v.i, taken.shared0 + v.shared_i, v.actor_id, v.kind, v.data, v.visibility
+      from v join taken on taken.loan_id = v.loan_id
+     order by v.loan_id, v.i
+ returning loan_id, seq`)) as unknown as { rows: { loan_id: string; seq: number }[] };
+  return result.rows
+    .map((row) => ({ loanId: row.loan_id, seq: Number(row.seq) }))
+    .sort((a, b) => (a.loanId === b.loanId ? a.seq - b.seq : a.loanId < b.loanId ? -1 : 1));
 }
 
 export interface ImportedActivity extends NewActivity {

@@ -17,9 +17,9 @@ import type { Feature } from '../app-context';
 import { auditOrigin } from '../audit/audit';
 import { parseInput } from '../platform/http/problem';
 import { itemScope } from './checklist.queries';
+import { EXPIRY_QUEUE, EXPIRY_RECURRING, expiryJobHandler } from './expiry';
 import * as service from './checklist.service';
 import { documentsRequestedJob, DOCUMENTS_REQUESTED_QUEUE } from './documents-requested';
-import { templateOf } from './new-loan-checklist';
 
 const item = '/api/loans/:loanId/checklist/items/:itemId';
 
@@ -32,7 +32,8 @@ const item = '/api/loans/:loanId/checklist/items/:itemId';
 export const checklistFeature: Feature = {
   name: 'checklist',
   loanActions: CHECKLIST_ACTIONS,
-  jobs: (context) => ({ [DOCUMENTS_REQUESTED_QUEUE]: documentsRequestedJob(context) }),
+  jobs: (context) => ({ [DOCUMENTS_REQUESTED_QUEUE]: documentsRequestedJob(context), [EXPIRY_QUEUE]: expiryJobHandler(context) }),
+  recurring: [EXPIRY_RECURRING],
   accessTargets: ({ db }) => ({
     itemId: async (itemId, request, resolved) => {
       const role = resolved.loanRole;

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
+import { ITEM_STATUSES } from '../../shared/domain/checklist-status';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOAN_STAGES, MAIN_STAGES } from '../../shared/domain/loan-stages';
 import { WholeLoanSchema, type LoanView, type PipelinePage } from '../../shared/schemas/loans';
@@ -6,8 +8,13 @@ import { setupApi } from '../../test/api';
 import { backends } from '../../test/databases';
 import { createTeamWithOwner } from '../../test/factories';
 import { signIn, signInWithTotp } from '../../test/people';
-import { activity, loan, loanParticipant, stageChange, team, user } from '../db/schema';
+import { expireDocuments } from '../checklist/expiry';
+import { activity, checklistItem, documentFile, documentVersion, job, loan, loanParticipant, stageChange, team, user } from '../db/schema';
+import { PREVIEW_QUEUE } from '../documents/previews';
 import { loanInputOf } from '../loans/loan-record';
+import { checklistFor, DSCR_TEMPLATE } from '../../shared/domain/checklist-templates';
+import { demoChecklist } from './demo-checklist';
+import { filesPerVersion } from './demo-documents';
 import { demoLoan, prng } from './demo-loans';
 import { DEMO_EMAIL_DOMAIN, DEMO_SEED, DemoSeedRefused, seedDemo, type DemoSeedResult } from './seed-demo';
 
@@ -21,13 +28,31 @@ describe('the demo book', () => {
     };
     expect(JSON.stringify(book())).toBe(JSON.stringify(book()));
   });
+
+  it('gives each loan the same checklist on every run, for the same day', () => {
+    const now = new Date('2026-03-10T15:00:00Z');
+    const people = { now, owner: { userId: 'o', name: 'Owner' }, assistant: { userId: 'a', name: 'Assistant' } };
+    const checklists = () => {
+      const rng = prng(DEMO_SEED);
+      const checklistRng = prng(7);
+      let id = 0;
+      const newId = () => `id-${++id}`;
+      return Array.from({ length: 40 }, (_, i) => {
+        const file = demoLoan(rng, i, people);
+        const template = checklistFor(DSCR_TEMPLATE, file.input.purpose, file.input.propertyType);
+        return demoChecklist(checklistRng, file, template, template.map(newId), { now, newId, people: { ...people, borrower: null } });
+      });
+    };
+    expect(JSON.stringify(checklists())).toBe(JSON.stringify(checklists()));
+  });
 });
 
 describe.each(backends)('seed-demo on %s', (backend) => {
   const api = setupApi(backend);
   const now = new Date();
   let seeded: DemoSeedResult;
-  const seed = (options: Parameters<typeof seedDemo>[1] = {}) => seedDemo({ db: api.db, auth: api.app.auth, brandName: 'Coverly' }, { now, ...options });
+  const seed = (options: Parameters<typeof seedDemo>[1] = {}) =>
+    seedDemo({ db: api.db, auth: api.app.auth, brandName: 'Coverly', files: api.files }, { now, ...options });
 
   beforeAll(async () => {
     seeded = await seed();
@@ -89,6 +114,94 @@ describe.each(backends)('seed-demo on %s', (backend) => {
     expect(open.some((r) => r.targetClosingDate !== null && r.targetClosingDate >= today)).toBe(true);
     const participants = await api.db.select().from(loanParticipant);
     expect(participants).toHaveLength(4);
+  });
+
+  it('gives every loan its checklist: items in every status, each with the versions and activity its actions leave', async () => {
+    const loans = await api.db.select().from(loan);
+    const items = await api.db.select().from(checklistItem);
+    const versions = await api.db.select().from(documentVersion).orderBy(asc(documentVersion.number));
+    const feed = await api.db.select().from(activity).orderBy(asc(activity.seq));
+    expect(new Set(items.map((item) => item.loanId))).toEqual(new Set(loans.map((row) => row.id)));
+    expect(new Set(items.map((item) => item.status))).toEqual(new Set(ITEM_STATUSES));
+    const notApplicable = items.filter((item) => item.status === 'not_applicable');
+    expect(new Set(notApplicable.map((item) => item.notApplicableConfirmed))).toEqual(new Set([true, false]));
+    expect(items.filter((item) => loans.find((row) => row.id === item.loanId)!.stage === 'lead').every((item) => item.status === 'requested')).toBe(true);
+    // Clear to close and after: every item settled.
+    const cleared = loans.filter((row) => row.stage === 'clear_to_close' || row.stage === 'closing_scheduled' || row.stage === 'funded');
+    for (const row of cleared) {
+      const open = items.filter((item) => item.loanId === row.id && !['approved', 'waived', 'not_applicable'].includes(item.status));
+      expect(open.map((item) => [item.key, item.status])).toEqual([]);
+    }
+
+    for (const item of items) {
+      const mine = versions.filter((version) => version.itemId === item.id);
+      const newest = mine.at(-1);
+      expect(mine.map((version) => version.number)).toEqual(mine.map((_version, i) => i + 1));
+      // Every version but the newest was sent back; the newest's review is what the tag says.
+      for (const older of mine.slice(0, -1)) expect(older).toMatchObject({ review: 'needs_revision', reviewReason: expect.any(String) });
+      const expected = { uploaded: 'pending', in_review: 'in_review', needs_revision: 'needs_revision', approved: 'approved', expired: 'approved' } as const;
+      if (item.status in expected) expect(newest?.review, item.label).toBe(expected[item.status as keyof typeof expected]);
+      if (item.status === 'requested' || item.status === 'not_applicable') expect(mine).toEqual([]);
+      if (item.status === 'needs_revision') expect(item.reason).toBe(newest!.reviewReason);
+      if (item.status === 'approved' || item.status === 'expired') {
+        expect(item.documentDate).toBe(newest!.documentDate);
+        expect(item.documentDate).not.toBeNull();
+      }
+      if (item.status === 'waived' || item.status === 'not_applicable') expect(item.reason).toBeTruthy();
+      // The activity says the same: an upload per version, the tag's own event last.
+      const events = feed.filter((a) => (a.data as { itemId?: string }).itemId === item.id);
+      expect(events.filter((a) => a.kind === 'document.uploaded').map((a) => (a.data as { versionNumber: number }).versionNumber)).toEqual(
+        mine.map((v) => v.number),
+      );
+      const lastKind = { requested: undefined, uploaded: 'document.uploaded', in_review: 'document.review_started', approved: 'document.approved' } as Record<
+        string,
+        string | undefined
+      >;
+      if (item.status in lastKind) expect(events.at(-1)?.kind, item.label).toBe(lastKind[item.status]);
+      if (item.status === 'expired') expect(events.at(-1)?.kind).toBe('checklist.item_expired');
+      for (const event of events) expect(event.visibility).toBe(item.borrowerVisible ? 'shared' : 'internal');
+    }
+    // A borrower acts on their loan only once they have joined it.
+    for (const joined of feed.filter((a) => a.kind === 'participant.joined' && (a.data as { role?: string }).role === 'borrower')) {
+      const theirs = feed.filter((a) => a.loanId === joined.loanId && a.actorId === joined.actorId && a.kind !== 'participant.joined');
+      expect(theirs.length).toBeGreaterThan(0);
+      for (const later of theirs) expect(later.at.getTime()).toBeGreaterThan(joined.at.getTime());
+    }
+    expect(versions.some((version) => version.number > 1)).toBe(true);
+    expect(new Set(versions.map((version) => version.uploadedAs))).toEqual(new Set(['team', 'borrower', 'third_party']));
+    // Nothing approved has run out by the rules: the sweep finds nothing to do.
+    expect(await expireDocuments(api.db, now.toISOString().slice(0, 10))).toEqual([]);
+    expect(seeded.documents).toMatchObject({ items: items.length, versions: versions.length });
+  });
+
+  it('stores every version’s files encrypted, and they decrypt to what their rows say', async () => {
+    const files = await api.db.select().from(documentFile);
+    const versions = await api.db.select().from(documentVersion);
+    const items = await api.db.select().from(checklistItem);
+    expect(seeded.documents.files).toBe(files.length);
+    for (const version of versions) {
+      const key = items.find((item) => item.id === version.itemId)!.key;
+      expect(files.filter((file) => file.versionId === version.id).map((file) => file.position)).toEqual(
+        Array.from({ length: filesPerVersion(key) }, (_v, i) => i + 1),
+      );
+    }
+    expect(new Set(files.map((file) => file.contentType))).toEqual(new Set(['application/pdf', 'image/jpeg', 'image/tiff']));
+    const magic: Record<string, Buffer> = {
+      'application/pdf': Buffer.from('%PDF'),
+      'image/jpeg': Buffer.from([0xff, 0xd8, 0xff]),
+      'image/tiff': Buffer.from('II*\0', 'latin1'),
+    };
+    for (const file of files) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await api.files.open(file)) chunks.push(chunk as Buffer);
+      const plain = Buffer.concat(chunks);
+      expect(plain.length).toBe(file.size);
+      expect(createHash('sha256').update(plain).digest('hex')).toBe(file.sha256);
+      expect(plain.subarray(0, magic[file.contentType]!.length)).toEqual(magic[file.contentType]);
+    }
+    // The scans' previews wait for a server's worker.
+    const jobs = await api.db.select().from(job);
+    expect(jobs.filter((row) => row.queue === PREVIEW_QUEUE)).toHaveLength(files.filter((file) => file.contentType === 'image/tiff').length);
   });
 
   it('prints an authenticator key whose code signs the owner in, who sees the pipeline', async () => {

@@ -4,10 +4,17 @@ import { grantBroker } from '../accounts/accounts.queries';
 import { createCredentialUser, type Auth } from '../auth/auth';
 import { otpauthUri, storeVerifiedAuthenticator } from '../auth/authenticator-store';
 import type { Db } from '../db/client';
+import { checklistFor, DSCR_TEMPLATE } from '../../shared/domain/checklist-templates';
 import { importActivity } from '../activity/activity-log';
-import { loan, loanParticipant, stageChange, team, teamMember, user } from '../db/schema';
+import { itemRowsFrom } from '../checklist/new-loan-checklist';
+import { checklistItem, documentFile, documentVersion, loan, loanParticipant, stageChange, team, teamMember, user } from '../db/schema';
+import { enqueuePreviews } from '../documents/previews';
 import { loanColumnsOf } from '../loans/loan-record';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { FileVault } from '../platform/files/file-vault';
 import { enqueueObjectDeletion, objectKeysOfTeams } from '../platform/files/file-objects';
+import { demoChecklist, type DemoChecklist } from './demo-checklist';
+import { demoFileMaker } from './demo-documents';
 import { demoLoan, prng, type DemoActivity, type DemoLoan, type DemoPerson } from './demo-loans';
 
 /**
@@ -15,6 +22,11 @@ import { demoLoan, prng, type DemoActivity, type DemoLoan, type DemoPerson } fro
  * made-up DSCR loans, written straight into the database in one transaction
  * (multi-row inserts, so 10,000 loans take seconds), each loan valid per the
  * shared schema and its history and activity consistent with its stage.
+ *
+ * Every loan has its checklist from the built-in template, its items in the
+ * states its stage implies, and (for the first DEMO_DOCUMENT_LOANS loans)
+ * the versions behind them with real small files stored through the vault
+ * (demo-checklist.ts, demo-documents.ts).
  *
  * What is demo: every person it makes has an address at DEMO_EMAIL_DOMAIN, and
  * the demo team is the team owned by one of them. Running it again resets the
@@ -29,6 +41,16 @@ export const DEMO_LOANS_DEFAULT = 40;
 export const DEMO_LOANS_MAX = 100_000;
 /** The PRNG seed of the book: the same loans on every run. */
 export const DEMO_SEED = 0xc0_4e_21;
+/** The checklists' own seed, so the book of loans stays what it was without them. */
+const DEMO_CHECKLIST_SEED = 0xd0_c5_16;
+/**
+ * Loans past this many (a large book for benchmarks) get their checklists
+ * without files: their items are requested, waived or not applicable, so a
+ * 10,000-loan book does not write hundreds of thousands of files.
+ */
+export const DEMO_DOCUMENT_LOANS = 100;
+/** How many files are stored at once. */
+const STORE_CONCURRENCY = 32;
 
 export class DemoSeedRefused extends Error {}
 
@@ -57,6 +79,8 @@ export interface DemoSeedResult {
   assistant: DemoTeamMember;
   borrowers: DemoBorrower[];
   loans: number;
+  /** What the checklists hold: items, versions and their stored files. */
+  documents: { items: number; versions: number; files: number };
   /** An earlier demo team was deleted first. */
   replaced: boolean;
   elapsedMs: number;
@@ -67,6 +91,8 @@ export interface SeedDemoDeps {
   auth: Auth;
   /** The authenticator apps' issuer label. */
   brandName: string;
+  /** Where the documents' files are stored (encrypted). */
+  files: FileVault;
 }
 
 export interface SeedDemoOptions {
@@ -176,6 +202,24 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
     file.activity.push({ actorId: who.userId, kind: 'participant.joined', visibility: 'shared', data: { name: who.name, role }, at: joinedAt });
   }
 
+  // Each loan's checklist, its versions and their activity, decided before anything is written.
+  const checklistRng = prng(DEMO_CHECKLIST_SEED);
+  const borrowerOf = new Map(participation.filter((p) => p.role === 'borrower').map((p) => [p.index, p.who as DemoPerson]));
+  const checklists = book.map((file, i) => {
+    const template = checklistFor(DSCR_TEMPLATE, file.input.purpose, file.input.propertyType);
+    const ids = template.map(() => randomUUID());
+    const plan = demoChecklist(checklistRng, file, template, ids, {
+      now,
+      people: { owner: owner as DemoPerson, assistant: assistant as DemoPerson, borrower: borrowerOf.get(i) ?? null },
+      newId: randomUUID,
+      withDocuments: i < DEMO_DOCUMENT_LOANS,
+    });
+    file.activity.push(...plan.activity);
+    return { template, plan };
+  });
+  // The files first, the rows that point at them last (in the transaction below).
+  const fileRows = await storeDemoFiles(deps.files, checklists, loanIds);
+
   const teamId = await db.transaction(async (tx) => {
     const [created] = await tx.insert(team).values({ name: DEMO_TEAM_NAME, accentColor: '#0f766e', createdBy: owner.userId }).returning({ id: team.id });
     if (!created) throw new Error('seed-demo: the team was not created');
@@ -207,6 +251,17 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
     for (const chunk of chunks(loanRows, 500)) await tx.insert(loan).values(chunk);
     const changes = book.flatMap((file, i) => file.stageChanges.map((c) => ({ ...c, loanId: loanIds[i]! }))).sort(byTime);
     for (const chunk of chunks(changes, 2000)) await tx.insert(stageChange).values(chunk);
+    const itemRows = checklists.flatMap(({ template, plan }, i) => {
+      const file = book[i]!;
+      const fromTemplate = itemRowsFrom(loanIds[i]!, template, 0, file.createdAt.toISOString().slice(0, 10), file.createdBy);
+      return plan.items.map(({ key: _key, ...state }, index) => ({ ...fromTemplate[index]!, ...state, requestedAt: file.createdAt }));
+    });
+    await insertAsJson(tx, checklistItem, itemRows);
+    const versionRows = checklists.flatMap(({ plan }, i) => plan.versions.map((version) => ({ ...version, loanId: loanIds[i]! })));
+    for (const chunk of chunks(versionRows, 1000)) await tx.insert(documentVersion).values(chunk);
+    for (const chunk of chunks(fileRows, 1000)) await tx.insert(documentFile).values(chunk);
+    // The TIFF scans get their previews once a server runs the queue.
+    await enqueuePreviews(tx, fileRows);
     // In time order, so each loan's activity is numbered as it happened, as it is in use.
     await importActivity(tx, book.flatMap((file, i) => file.activity.map((a: DemoActivity) => ({ ...a, loanId: loanIds[i]! }))).sort(byTime));
     if (participation.length)
@@ -232,12 +287,77 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
         }),
     })),
     loans: count,
+    documents: {
+      items: checklists.reduce((n, { plan }) => n + plan.items.length, 0),
+      versions: checklists.reduce((n, { plan }) => n + plan.versions.length, 0),
+      files: fileRows.length,
+    },
     replaced: previous.length > 0,
     elapsedMs: Date.now() - started,
   };
 }
 
 const byTime = (a: { at: Date }, b: { at: Date }) => a.at.getTime() - b.at.getTime();
+
+/**
+ * Inserts many rows at a few statements: each chunk travels as one JSON
+ * parameter that PostgreSQL unpacks (json_populate_recordset) instead of a
+ * bind parameter per value, which for the ~190,000 checklist items of a
+ * 10,000-loan book is many times faster to build, send and parse. Every row
+ * has the first row's keys (camelCase, as snake_case columns); no bytea.
+ */
+async function insertAsJson(tx: Db, table: PgTable, rows: Record<string, unknown>[], chunkSize = 20_000) {
+  if (rows.length === 0) return;
+  const keys = Object.keys(rows[0]!);
+  const names = keys.map((key) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
+  const columns = sql.join(
+    names.map((name) => sql.identifier(name)),
+    sql`, `,
+  );
+  for (const chunk of chunks(rows, chunkSize)) {
+    const json = JSON.stringify(chunk.map((row) => Object.fromEntries(keys.map((key, i) => [names[i], row[key] ?? null]))));
+    await tx.execute(sql`insert into ${table} (${columns}) select ${columns} from json_populate_recordset(null::${table}, ${json}::json)`);
+  }
+}
+
+/**
+ * Stores the files of every version the checklists hold, a few at a time,
+ * each encrypted under its own key; returns their document_file rows.
+ */
+async function storeDemoFiles(vault: FileVault, checklists: { template: readonly { key: string; label: string }[]; plan: DemoChecklist }[], loanIds: string[]) {
+  const files = demoFileMaker();
+  const work = checklists.flatMap(({ template, plan }, i) =>
+    plan.versions.map((version) => {
+      const item = template[plan.items.findIndex((row) => row.id === version.itemId)]!;
+      return { loanId: loanIds[i]!, version, item };
+    }),
+  );
+  const rows: (typeof documentFile.$inferInsert & { id: string })[] = [];
+  const next = async () => {
+    for (let task = work.shift(); task; task = work.shift()) {
+      const { loanId, version, item } = task;
+      for (const [index, file] of (await files(item.key, item.label)).entries()) {
+        const stored = await vault.storeBuffer(file.bytes, `files/${loanId}`);
+        rows.push({
+          id: randomUUID(),
+          loanId,
+          itemId: version.itemId,
+          versionId: version.id,
+          position: index + 1,
+          name: file.name,
+          size: stored.size,
+          contentType: file.type,
+          sha256: stored.sha256,
+          objectKey: stored.objectKey,
+          wrappedKey: stored.wrappedKey,
+          createdAt: version.createdAt,
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: STORE_CONCURRENCY }, next));
+  return rows;
+}
 
 function* chunks<T>(items: T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
@@ -256,6 +376,7 @@ export function describeDemo(result: DemoSeedResult, signInUrl: string): string 
     ].join('\n');
   return [
     `${result.replaced ? 'Reset the demo team' : 'Made the demo team'} "${result.teamName}" with ${result.loans.toLocaleString('en-US')} loans in ${(result.elapsedMs / 1000).toFixed(1)} s.`,
+    `Their checklists: ${result.documents.items.toLocaleString('en-US')} items, ${result.documents.versions.toLocaleString('en-US')} versions of documents, ${result.documents.files.toLocaleString('en-US')} files (made up, stored encrypted).`,
     ``,
     `Sign in at ${signInUrl} (the authenticator key goes into any authenticator app: add a key by hand, time-based).`,
     ``,

@@ -26,6 +26,7 @@ import { parseRange, sendFileBytes, sendUnsatisfiableRange } from '../platform/h
 import { parseInput } from '../platform/http/problem';
 import * as q from './documents.queries';
 import * as service from './documents.service';
+import { PREVIEW_QUEUE, previewJobHandler } from './previews';
 import { registerUploadBody, storeRequestBody } from './upload-body';
 
 const item = '/api/loans/:loanId/checklist/items/:itemId';
@@ -68,6 +69,7 @@ async function serveFile(deps: AppContext, request: FastifyRequest, reply: Fasti
   if (disposition === 'inline' && !preview && !INLINE_PREVIEW_TYPES.includes(type)) {
     throw new AppError('unsupported_media_type', 'This file has no preview: download it instead');
   }
+  if (preview && file.previewUnavailable !== null) throw new AppError('unsupported_media_type', 'No preview could be made of this file: download it instead');
   if (preview && (!file.previewObjectKey || !file.previewWrappedKey || file.previewSize === null)) {
     throw new AppError('conflict', 'The preview of this file is still being made; try again in a moment');
   }
@@ -125,6 +127,7 @@ async function recordFileAccess(
 export const documentsFeature: Feature = {
   name: 'documents',
   loanActions: DOCUMENT_ACTIONS,
+  jobs: (context) => ({ [PREVIEW_QUEUE]: previewJobHandler(context) }),
   accessTargets: ({ db }) => ({
     uploadId: async (uploadId, request, resolved) => {
       // On a third party's link: an upload that link started, to its item.
@@ -193,9 +196,10 @@ export const documentsFeature: Feature = {
 
     app.post(`${item}/versions/:versionId/approve`, { ...small, config: { access: 'loan', loanAction: 'review-documents' } }, async (request) => {
       const ids = parseInput(VersionParamsSchema, request.params);
-      const { item } = await service.approveVersion(deps, reviewerOf(request), ids, parseInput(ApproveVersionSchema, request.body));
+      const { item, notice } = await service.approveVersion(deps, reviewerOf(request), ids, parseInput(ApproveVersionSchema, request.body));
       await auditReview(deps, request, 'document.approved', ids);
-      return { status: item.status, version: item.version };
+      // `notice`: why an approved document is Expired at once (too old for the closing), else null.
+      return { status: item.status, version: item.version, notice };
     });
 
     app.post(`${item}/versions/:versionId/needs-revision`, { ...small, config: { access: 'loan', loanAction: 'review-documents' } }, async (request) => {

@@ -5,6 +5,7 @@ import { CONVERTED_PREVIEW_TYPES, INLINE_PREVIEW_TYPES, UPLOAD_TTL_MS, type Docu
 import { AppError } from '../../shared/errors';
 import type { StartUpload, StoredFileView, UploadView, VersionView, VersionsView } from '../../shared/schemas/documents';
 import { recordActivity } from '../activity/activity-log';
+import { expireDocuments, todayUtc } from '../checklist/expiry';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/client';
 import {
@@ -23,6 +24,7 @@ import { teamMailBrand } from '../teams/team-brand';
 import { reviewMail, uploadedMail, type ReviewOutcome } from './documents.mail';
 import { createInspector, safeFileName } from './inspect';
 import { refreshLoanDocumentCounts } from '../checklist/document-counts';
+import { enqueuePreviews, needsConvertedPreview } from './previews';
 import * as q from './documents.queries';
 
 type Deps = Pick<AppContext, 'db' | 'files' | 'config' | 'publicUrl'>;
@@ -172,6 +174,7 @@ const tooLarge = (max: number) => new AppError('payload_too_large', `A file may 
 
 export function fileView(row: DocumentFileRow): StoredFileView {
   const type = row.contentType as DocumentType;
+  const converting = needsConvertedPreview(row) && row.previewObjectKey === null && row.previewUnavailable === null;
   return {
     id: row.id,
     position: row.position,
@@ -180,6 +183,7 @@ export function fileView(row: DocumentFileRow): StoredFileView {
     type,
     sha256: row.sha256,
     previewable: INLINE_PREVIEW_TYPES.includes(type) || (CONVERTED_PREVIEW_TYPES.includes(type) && row.previewObjectKey !== null),
+    previewPending: converting,
   };
 }
 
@@ -214,6 +218,7 @@ export async function completeUpload(deps: Deps, actor: Actor, loanId: string, i
       .returning();
     const moved = await tx.update(documentFile).set({ versionId: version!.id, uploadId: null }).where(eq(documentFile.uploadId, upload.id)).returning();
     await tx.delete(documentUpload).where(eq(documentUpload.id, upload.id));
+    await enqueuePreviews(tx, moved);
     const updated = await moveItem(tx, item, 'upload', { reason: null, documentDate: null });
     await recordActivity(tx, loanId, {
       actorId: actorId(actor),
@@ -371,7 +376,16 @@ export async function approveVersion(
       data: { itemId: item.id, label: item.label, versionNumber: version.number, documentDate: input.documentDate },
     });
     await mailUploader(deps, tx, version, item.label, { kind: 'approved' }, reviewer);
-    return { item: updated, version: { ...version, review: 'approved' as const } };
+    // A document already too old for the closing is approved (it is the right document) and expires at once.
+    const today = todayUtc();
+    const [expired] = await expireDocuments(tx, today, { itemId: item.id });
+    if (!expired) return { item: updated, version: { ...version, review: 'approved' as const }, notice: null };
+    const until = expired.mustBeGoodOn > today ? `before the closing on ${expired.mustBeGoodOn}` : 'which has passed';
+    return {
+      item: { ...updated, status: expired.status, version: expired.version },
+      version: { ...version, review: 'approved' as const },
+      notice: `Approved, but this document is good only through ${expired.validThrough}, ${until}: it is expired. Ask for a newer one.`,
+    };
   });
 }
 

@@ -17,6 +17,7 @@ import { findTeam } from '../accounts/accounts.queries';
 import type { AppContext } from '../app-context';
 import { recordAudit, type AuditEntry } from '../audit/audit';
 import { recordActivity } from '../activity/activity-log';
+import { expireDocuments, lockExpiringItems, todayUtc } from '../checklist/expiry';
 import { createLoanChecklist } from '../checklist/new-loan-checklist';
 import type { Db } from '../db/client';
 import type { LoanRow } from '../db/schema';
@@ -166,11 +167,13 @@ export async function createLoan(
  */
 export async function updateLoan(deps: LoanDeps, principal: SignedInPrincipal, loanId: string, patch: UpdateLoan): Promise<LoanDetail> {
   return deps.db.transaction(async (tx) => {
+    const { version: _version, ...fields } = patch;
+    // A new closing date re-checks the approved documents against it (below); their rows are locked before the loan's, as everywhere.
+    if ('targetClosingDate' in fields) await lockExpiringItems(tx, loanId);
     const row = await mustFind(tx, loanId, { lock: true });
     if (patch.version !== row.version) {
       throw new AppError('conflict', 'Someone else changed this loan while you were editing. Reload to see their changes, then edit again.');
     }
-    const { version: _version, ...fields } = patch;
     const before = loanInputOf(row);
     const merged = parseInput(WholeLoanSchema, { ...before, ...fields }) as LoanInput;
     const changes = changedFields(before, pickKeys(merged, Object.keys(fields) as (keyof LoanInput)[]));
@@ -183,6 +186,7 @@ export async function updateLoan(deps: LoanDeps, principal: SignedInPrincipal, l
       await recordActivity(tx, loanId, { actorId: principal.userId, kind: 'loan.assigned', visibility: 'internal', data: { to: assignee?.name ?? null } });
       await notifyAssignee(deps, tx, updated, assignee ?? null, principal);
     }
+    if (changes.some((c) => c.field === 'targetClosingDate')) await expireDocuments(tx, todayUtc(), { loanId });
     return loanDetail(tx, updated);
   });
 }

@@ -198,6 +198,7 @@ const SHARED_ACTIVITY_DATA: Readonly<Record<string, readonly string[]>> = {
   'checklist.item_not_applicable': ['itemId', 'label', 'reason', 'byName'],
   'checklist.not_applicable_confirmed': ['itemId', 'label'],
   'checklist.not_applicable_rejected': ['itemId', 'label'],
+  'checklist.item_expired': ['itemId', 'label', 'documentDate', 'validThrough', 'mustBeGoodOn'],
   // Versions of borrower-visible items and their review (the reviewer reads as the team).
   'document.uploaded': ['itemId', 'label', 'versionNumber', 'fileCount', 'uploadedAs', 'byName'],
   'document.review_started': ['itemId', 'label', 'versionNumber'],

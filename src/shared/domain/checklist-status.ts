@@ -24,6 +24,9 @@ export const ITEM_STATUS_LABELS: Readonly<Record<ItemStatus, string>> = {
  * borrower says it does not apply to them (pending until the team confirms
  * or sends it back). reopen: the team asks for it again (after a waiver, a
  * confirmed "not applicable", an expiry, or an approval it takes back).
+ * expire: taken by time, never by a person: the approved document's date
+ * plus the item's validity falls before the loan's closing
+ * (`isDocumentExpired`; the server's expiry sweep and the approval apply it).
  */
 export const ITEM_ACTIONS = [
   'upload',
@@ -35,6 +38,7 @@ export const ITEM_ACTIONS = [
   'confirm-not-applicable',
   'reject-not-applicable',
   'reopen',
+  'expire',
 ] as const;
 export type ItemAction = (typeof ITEM_ACTIONS)[number];
 
@@ -49,6 +53,7 @@ const MOVES: Readonly<Record<ItemAction, { from: readonly ItemStatus[]; to: Item
   'confirm-not-applicable': { from: ['not_applicable'], to: 'not_applicable' },
   'reject-not-applicable': { from: ['not_applicable'], to: 'requested' },
   reopen: { from: ['waived', 'not_applicable', 'expired', 'approved'], to: 'requested' },
+  expire: { from: ['approved'], to: 'expired' },
 };
 
 /** The tag `action` leads to from `status`, or null when it cannot be taken from there. */

@@ -78,6 +78,8 @@ describe('item status tags', () => {
     ['not_applicable', 'reject-not-applicable', 'requested'],
     ['expired', 'upload', 'uploaded'],
     ['waived', 'reopen', 'requested'],
+    ['approved', 'expire', 'expired'],
+    ['expired', 'reopen', 'requested'],
   ] as const)('%s --%s--> %s', (from, action, to) => {
     expect(nextItemStatus(from, action)).toBe(to);
   });
@@ -88,8 +90,11 @@ describe('item status tags', () => {
     expect(nextItemStatus('waived', 'upload')).toBeNull();
     expect(nextItemStatus('approved', 'claim-not-applicable')).toBeNull();
     expect(nextItemStatus('requested', 'open-for-review')).toBeNull();
-    // No action leads into Expired: only time does.
-    for (const status of ITEM_STATUSES) for (const action of ITEM_ACTIONS) expect(nextItemStatus(status, action)).not.toBe('expired');
+    // Only 'expire' (time, never a person) leads into Expired, and only from Approved.
+    for (const status of ITEM_STATUSES) {
+      for (const action of ITEM_ACTIONS) if (action !== 'expire') expect(nextItemStatus(status, action)).not.toBe('expired');
+      expect(nextItemStatus(status, 'expire')).toBe(status === 'approved' ? 'expired' : null);
+    }
   });
 
   it('counts approved, waived and confirmed not-applicable items as settled', () => {

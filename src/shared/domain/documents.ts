@@ -32,6 +32,15 @@ export const DOCUMENT_ACCEPT = '.pdf,.jpg,.jpeg,.png,.heic,.heif,.tif,.tiff,.doc
 export const INLINE_PREVIEW_TYPES: readonly DocumentType[] = ['application/pdf', 'image/jpeg', 'image/png'];
 export const CONVERTED_PREVIEW_TYPES: readonly DocumentType[] = ['image/heic', 'image/tiff'];
 
+/**
+ * Why a HEIC or TIFF file has no JPEG preview, so the page offers the
+ * download instead of waiting: too big to decode safely (pixels or bytes),
+ * unreadable (the decoder refused its content on every try), or failed (its
+ * last try failed for another reason; an admin may run the dead job again).
+ */
+export const PREVIEW_UNAVAILABLE_REASONS = ['too_large', 'unreadable', 'failed'] as const;
+export type PreviewUnavailableReason = (typeof PREVIEW_UNAVAILABLE_REASONS)[number];
+
 /** At most this many files in one version. */
 export const MAX_FILES_PER_VERSION = 20;
 /** A file name is kept to this many characters (the extension survives). */

@@ -81,6 +81,8 @@ export interface StoredFileView {
   sha256: string;
   /** Whether the browser can show it (PDF, JPEG, PNG, or a converted preview is ready). */
   previewable: boolean;
+  /** A HEIC or TIFF file whose JPEG preview is still being made: ask again shortly. False once it is ready or when there will be none. */
+  previewPending: boolean;
 }
 
 export interface VersionView {

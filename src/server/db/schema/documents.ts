@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
-import { UPLOADER_KINDS, VERSION_REVIEWS } from '../../../shared/domain/documents';
+import { PREVIEW_UNAVAILABLE_REASONS, UPLOADER_KINDS, VERSION_REVIEWS } from '../../../shared/domain/documents';
 import { user } from './auth';
 import { checklistItem } from './checklist';
 import { loan } from './loans';
@@ -125,6 +125,8 @@ export const documentFile = pgTable(
     previewObjectKey: text().unique(),
     previewWrappedKey: bytea(),
     previewSize: bigint({ mode: 'number' }),
+    /** Set when no preview will be made (shared/domain/documents.ts): the page offers the download instead. */
+    previewUnavailable: text({ enum: PREVIEW_UNAVAILABLE_REASONS }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -132,6 +134,7 @@ export const documentFile = pgTable(
     index('document_file_upload_idx').on(t.uploadId, t.position),
     index('document_file_loan_idx').on(t.loanId),
     check('document_file_one_owner', sql`(${t.uploadId} is null) <> (${t.versionId} is null)`),
+    check('document_file_preview_unavailable_check', sql`${t.previewUnavailable} in (${inList(PREVIEW_UNAVAILABLE_REASONS)})`),
   ],
 );
 export type DocumentFileRow = typeof documentFile.$inferSelect;

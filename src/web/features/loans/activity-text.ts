@@ -122,6 +122,13 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} confirmed ${itemLabel(data)} doesn't apply`];
     case 'checklist.not_applicable_rejected':
       return [`${who} asked for ${itemLabel(data)} after all`];
+    case 'checklist.item_expired':
+      // Time did it, not a person: the document was good only until before the closing.
+      return [
+        typeof data.validThrough === 'string'
+          ? `${itemLabel(data)} expired: it was good through ${formatCalendarDate(data.validThrough, 'long')}`
+          : `${itemLabel(data)} expired`,
+      ];
     case 'document.uploaded': {
       const files = typeof data.fileCount === 'number' && data.fileCount > 1 ? ` (${data.fileCount} files)` : '';
       return [`${who} uploaded version ${String(data.versionNumber ?? '')} of ${itemLabel(data)}${files}`];

@@ -10,7 +10,7 @@ import { DateTime } from '../../../ui/date-time';
 import { LoadFailed } from '../../../ui/load-failed';
 import { useVersions, versionsQueryOptions } from '../api/list-versions';
 import { checklistItemPath } from '../api/get-checklist';
-import type { FilePreview } from './file-preview-dialog';
+import { previewStateOf, type FilePreview } from './file-preview-dialog';
 
 const REVIEWS: Record<VersionReview, { label: string; tone: 'navy' | 'green' | 'slate' | 'red' }> = {
   pending: { label: 'Waiting for review', tone: 'slate' },
@@ -31,7 +31,8 @@ function filePreviewOf(queryClient: QueryClient, loanId: string, itemId: string,
     downloadUrl: fileUrl,
     previewReady: async () => {
       const { versions } = await queryClient.fetchQuery({ ...versionsQueryOptions(loanId, itemId), staleTime: 0 });
-      return versions.some((version) => version.files.some((entry) => entry.id === file.id && entry.previewable));
+      const now = versions.flatMap((version) => version.files).find((entry) => entry.id === file.id);
+      return now ? previewStateOf(now) : 'none';
     },
   };
 }

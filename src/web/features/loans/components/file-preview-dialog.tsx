@@ -8,13 +8,18 @@ import { Spinner } from '../../../ui/spinner';
 // pdf.js is large: it loads with the first PDF preview, never with the page.
 const PdfPages = lazy(() => import('./pdf-pages'));
 
+export type PreviewState = 'ready' | 'pending' | 'none';
+
+/** Where a file's preview stands, from its view: a HEIC or TIFF photo's is made in the background, and some files get none. */
+export const previewStateOf = (file: StoredFileView): PreviewState => (file.previewable ? 'ready' : file.previewPending ? 'pending' : 'none');
+
 export interface FilePreview {
   file: StoredFileView;
   /** GET …/files/:fileId/preview: the file itself for a PDF or an image, the JPEG made from a HEIC or TIFF photo. */
   previewUrl: string;
   downloadUrl: string;
-  /** Reads the file's versions again: whether its converted preview is there now. */
-  previewReady: () => Promise<boolean>;
+  /** Reads the file's versions again: whether its converted preview is there now, still on its way, or never coming (too large, unreadable). */
+  previewReady: () => Promise<PreviewState>;
 }
 
 /**
@@ -102,11 +107,18 @@ function ImagePreview({ preview }: { preview: FilePreview }) {
   const { file, previewUrl } = preview;
   const converted = CONVERTED_PREVIEW_TYPES.includes(file.type);
   // A HEIC or TIFF photo's JPEG is made in the background: until the versions say it is there, the image is not asked for (it would be a 409).
-  const [ready, setReady] = useState(!converted || file.previewable);
+  const [made, setMade] = useState<PreviewState>(converted ? previewStateOf(file) : 'ready');
   const [looks, setLooks] = useState(0);
   const [checking, setChecking] = useState(false);
   const [state, setState] = useState<'loading' | 'shown' | 'failed'>('loading');
-  if (!ready) {
+  if (made === 'none') {
+    return (
+      <p role="status" className="rounded-lg bg-white px-4 py-3 text-sm text-slate-700">
+        No preview could be made of this photo (it is too large, or its contents could not be read): download it to open it.
+      </p>
+    );
+  }
+  if (made === 'pending') {
     return (
       <Preparing
         looks={looks}
@@ -115,10 +127,10 @@ function ImagePreview({ preview }: { preview: FilePreview }) {
           setChecking(true);
           void preview
             .previewReady()
-            .catch(() => false)
-            .then((there) => {
+            .catch((): PreviewState => 'pending')
+            .then((now) => {
               setChecking(false);
-              if (there) setReady(true);
+              if (now !== 'pending') setMade(now);
               else setLooks((n) => n + 1);
             });
         }}

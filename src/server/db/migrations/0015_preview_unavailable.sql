@@ -1,0 +1,2 @@
+ALTER TABLE "document_file" ADD COLUMN "preview_unavailable" text;--> statement-breakpoint
+ALTER TABLE "document_file" ADD CONSTRAINT "document_file_preview_unavailable_check" CHECK ("document_file"."preview_unavailable" in ('too_large', 'unreadable', 'failed'));
