@@ -48,6 +48,7 @@ export async function storeVersionFile(api: Pick<Api, 'db' | 'files'>, input: Fi
         itemId,
         number: sql`(select coalesce(max(${documentVersion.number}), 0) + 1 from ${documentVersion} where ${documentVersion.itemId} = ${itemId})`,
         uploaderName: 'Test Uploader',
+        uploadedAs: 'team',
       })
       .returning();
     const [file] = await tx

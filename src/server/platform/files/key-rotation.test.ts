@@ -124,7 +124,8 @@ describe.each(databasesAndStores)('rotate-master-key with MASTER_KEY on %s with 
 });
 
 describe.each(databasesAndStores)('rotate-master-key in embedded mode on %s with %s storage', (backend: Backend, storage: StorageKind) => {
-  const api = setupApi(backend, { storage });
+  // No MASTER_KEY: the app generates one into DATA_DIR/keys, as on the embedded database.
+  const api = setupApi(backend, { storage, env: { MASTER_KEY: '' } });
   let files: Awaited<ReturnType<typeof loanWithFiles>>;
   beforeAll(async () => {
     files = await loanWithFiles(api);
