@@ -9,6 +9,8 @@
 //             p95 (default view, search) beside the bare SELECT         (≤ 50 ms)
 //   uploads   a 1 GB encrypted upload and download ÷ bare node:http   (≥ 0.5),
 //             server memory growth (≤ 64 MB), event-loop p99 (≤ 20 ms)
+//   package   GET /api/loans/:loanId/package, 40 items of 1–2 MB each on
+//             PostgreSQL: first byte, beside the files one by one       (≤ 1 s)
 //
 // `npm run bench -- http waitlist` runs some of them. Results (markdown and
 // JSON) go to bench/results/; the exit code is 1 when a target is missed.
@@ -27,6 +29,7 @@ const BENCHMARKS = {
   pages: async () => (await import('./public-pages.mjs')).runPublicPages(),
   pipeline: async () => (await import('./pipeline.mjs')).runPipeline(),
   uploads: async () => (await import('./uploads.mjs')).runUploads(),
+  package: async () => (await import('./package.mjs')).runPackage(),
 };
 
 const chosen = process.argv.slice(2);

@@ -154,7 +154,7 @@ export const uniqueEmail = (label: string) => `${label}.${Date.now().toString(36
  * The newest link of `kind` mailed to `to` by the server with `server`'s mail
  * drop, waiting until it arrives (quoted-printable soft breaks undone).
  */
-export async function mailedLink(server: 'main' | 'limited' | 'accounts', to: string, kind: 'invite' | 'reset-password'): Promise<string> {
+export async function mailedLink(server: 'main' | 'limited' | 'accounts', to: string, kind: 'invite' | 'reset-password' | 'upload'): Promise<string> {
   let link = '';
   await expect
     .poll(async () => {

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { LOAN_STAGES, STAGE_LABELS, type LoanStage } from '../src/shared/domain/loan-stages';
+import type { ChecklistView } from '../src/shared/schemas/checklist';
 import type { CreateLoan, LoanDetail } from '../src/shared/schemas/loans';
 import { sampleLoan } from '../src/test/sample-loan';
 import { expect, expectNoAxeViolations, test, type TestPerson } from './fixtures';
@@ -35,6 +36,19 @@ async function stageOf(request: APIRequestContext, loanId: string): Promise<Loan
   const response = await request.get(`/api/loans/${loanId}`);
   expect(response.status()).toBe(200);
   return ((await response.json()) as LoanDetail).stage;
+}
+
+/** Waives the first `count` required items of the loan's checklist (all of them without a count), as the checklist panel would. */
+async function waiveRequired(request: APIRequestContext, loanId: string, count?: number): Promise<number> {
+  const checklist = (await (await request.get(`/api/loans/${loanId}/checklist`)).json()) as ChecklistView;
+  const required = checklist.items.filter((item) => item.required).slice(0, count);
+  for (const item of required) {
+    const response = await request.post(`/api/loans/${loanId}/checklist/items/${item.id}/waive`, {
+      data: { version: item.version, reason: 'Not for this deal' },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  }
+  return checklist.outstandingRequired - required.length;
 }
 
 /** A stage by its label, as the board's columns are named. */
@@ -76,6 +90,10 @@ test.describe('pipeline', () => {
     await moveTo(request, ben, ['application']);
     await moveTo(request, cara, ['application', 'underwriting']);
     await moveTo(request, dev, ['funded']);
+    // Outstanding documents: none left for Ana, one fewer for Cara than for Ben.
+    expect(await waiveRequired(request, ana.id)).toBe(0);
+    const caraOutstanding = await waiveRequired(request, cara.id, 1);
+    const benOutstanding = caraOutstanding + 1;
 
     // Team members land on the pipeline.
     await page.goto('/app');
@@ -85,14 +103,19 @@ test.describe('pipeline', () => {
     await expect(page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Pipeline' })).toHaveAttribute('aria-current', 'page');
     await expect(page.getByRole('status').filter({ hasText: '3 loans' })).toBeVisible();
     // Open loans only, last activity first; funded ones are under their status.
-    await expect.poll(() => rowNames(page)).toEqual(['Cara Diaz', 'Ben Okafor', 'Ana Garcia']);
+    await expect.poll(() => rowNames(page)).toEqual(['Cara Diaz', 'Ana Garcia', 'Ben Okafor']);
     const benRow = page.getByRole('row').filter({ hasText: 'Ben Okafor' });
     await expect(benRow).toContainText('Okafor Holdings LLC');
     await expect(benRow).toContainText('88 Elm St, Austin, TX 78704');
     await expect(benRow).toContainText('$450,000');
     await expect(benRow).toContainText('Application');
-    await expect(benRow).toContainText('10%');
+    // Application is 0.6 × 1 ÷ 10 of the way, and no document is approved yet.
+    await expect(benRow).toContainText('6%');
     await expect(benRow).toContainText('0 days');
+    const outstandingCell = (name: string) => page.getByRole('row').filter({ hasText: name }).getByRole('cell').nth(4);
+    await expect(outstandingCell('Ben Okafor')).toHaveText(String(benOutstanding));
+    await expect(outstandingCell('Cara Diaz')).toHaveText(String(caraOutstanding));
+    await expect(outstandingCell('Ana Garcia')).toHaveText('None');
     await expect(page.getByRole('row').filter({ hasText: 'Cara Diaz' })).toContainText('Overdue');
     await expect(page.getByRole('row').filter({ hasText: 'Ana Garcia' })).toContainText('Priya Pipeline');
     await expect(page.getByRole('list', { name: 'Filter by stage' }).getByRole('button', { name: /Underwriting 1/ })).toBeVisible();
@@ -141,6 +164,14 @@ test.describe('pipeline', () => {
     await expect(page).toHaveURL(/\?status=funded$/);
     await expect.poll(() => rowNames(page)).toEqual(['Dev Patel']);
     await page.getByLabel('Status').selectOption('open');
+
+    // Fewest outstanding documents first, then most.
+    await page.getByRole('button', { name: 'Outstanding docs' }).click();
+    await expect(page).toHaveURL(/\?sort=outstanding$/);
+    await expect(page.getByRole('columnheader', { name: 'Outstanding docs' })).toHaveAttribute('aria-sort', 'ascending');
+    await expect.poll(() => rowNames(page)).toEqual(['Ana Garcia', 'Cara Diaz', 'Ben Okafor']);
+    await page.getByRole('button', { name: 'Outstanding docs' }).click();
+    await expect.poll(() => rowNames(page)).toEqual(['Ben Okafor', 'Cara Diaz', 'Ana Garcia']);
 
     // Sorting by a column: largest first, then flipped; the header says so, and a reload keeps it.
     await page.getByRole('button', { name: 'Loan amount' }).click();

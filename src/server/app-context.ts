@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { LoanActionTable } from '../shared/domain/access';
-import type { AccessRegistry, AccessTargetResolver } from './access/access';
+import type { CredentialAccess, LoanActionTable } from '../shared/domain/access';
+import type { AccessRegistry, AccessTargetResolver, CredentialResolver } from './access/access';
 import type { Auth } from './auth/auth';
 import type { SignInPolicy } from './auth/throttle';
 import type { Config } from './config';
@@ -53,6 +53,8 @@ export interface Feature {
   routes?: (app: FastifyInstance, context: AppContext) => Promise<void>;
   /** Resolvers by URL parameter name (`loanId`, `teamId`…). */
   accessTargets?: (context: AppContext) => Record<string, AccessTargetResolver>;
+  /** How the credential of the routes with a credential's access is resolved (`upload-link`: the bearer token's link). */
+  credentials?: (context: AppContext) => Partial<Record<CredentialAccess, CredentialResolver>>;
   /** The loan actions this feature's routes name in `config.loanAction` (a table in src/shared). */
   loanActions?: LoanActionTable;
   /** Job handlers by queue name. */

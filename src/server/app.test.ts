@@ -93,6 +93,14 @@ describe.each(backends)('app shell on %s', (backend) => {
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("serves a third party's upload page from the shell, with no Referer for anything it loads or links to", async () => {
+    const page = await api.as().get('/upload', { headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('shell of Acme');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect((await api.as().get('/invite', { headers: { accept: 'text/html' } })).headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
   it('caches hashed assets for a year and other files briefly', async () => {
     const asset = await api.as().get('/assets/app-abc123.js');
     expect(asset.statusCode).toBe(200);

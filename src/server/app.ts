@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AppError } from '../shared/errors';
+import type { CredentialAccess } from '../shared/domain/access';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { AccessRegistry, registerAccessLayer, sendUnknownApiRoute } from './access/access';
@@ -109,6 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const feature of features) {
     if (feature.loanActions) context.access.registerLoanActions(feature.loanActions);
     for (const [param, resolver] of Object.entries(feature.accessTargets?.(context) ?? {})) context.access.register(param, resolver);
+    for (const [access, resolver] of Object.entries(feature.credentials?.(context) ?? {}))
+      context.access.registerCredential(access as CredentialAccess, resolver);
   }
   registerAccessLayer(app, { auth, db: database.db, registry: context.access });
   // Jobs a request enqueues wake the worker when it is done: no route has to remember to.

@@ -11,6 +11,7 @@ import { DEMO_EMAIL_DOMAIN, DEMO_LOANS_DEFAULT, DemoSeedRefused, describeDemo, s
 import { rotateMasterKey } from './platform/files/key-rotation';
 import { openObjectStore } from './platform/files/open-vault';
 import { checkStorage, type StorageReport } from './platform/files/storage-check';
+import { refreshAllDocumentCounts } from './checklist/document-counts';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -34,6 +35,9 @@ Commands:
   check-storage         read every stored object (DATA_DIR/files or the S3 bucket) and report any that does not
                         begin with Coverly's encrypted-file header or holds a PDF, PNG or JPEG signature
                         (docs/SECURITY.md); exits 1 if one does. Safe while the server runs.
+  refresh-document-counts
+                        count every loan's checklist again into its document counters (progress, the
+                        pipeline's outstanding documents), after checklist rows were written by hand
   help                  show this text
 
 With the embedded database (no DATABASE_URL), stop the server first: one process at a time may open it.`;
@@ -44,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'rotate-master-key', 'check-storage'].includes(command)) {
+  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'rotate-master-key', 'check-storage', 'refresh-document-counts'].includes(command)) {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 64; // EX_USAGE
   }
@@ -120,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
     if (rotation) return await rotateMasterKey(config, database.db, { check: rotation.includes('--check'), print: (line) => console.log(line) });
     if (command === 'migrate') console.log('Migrations applied.');
     if (command === 'jobs') console.table(await countJobsByStatus(database.db));
+    if (command === 'refresh-document-counts') console.log(`Counted the checklists of ${await refreshAllDocumentCounts(database.db)} loan(s).`);
     if (command === 'retry-dead-jobs') console.log(`${await retryDeadJobs(database.db)} dead job(s) queued again; a running server sends them within seconds.`);
     return 0;
   } finally {

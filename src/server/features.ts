@@ -5,10 +5,12 @@ import { auditFeature } from './audit/audit.routes';
 import { authFeature } from './auth/auth.routes';
 import { checklistFeature } from './checklist/checklist.routes';
 import { documentsFeature } from './documents/documents.routes';
+import { uploadLinksFeature } from './documents/upload-links.routes';
 import { healthFeature } from './health/health.routes';
 import { loansFeature } from './loans/loans.routes';
 import { participantsFeature } from './loans/participants.routes';
 import { invitationsFeature } from './invitations/invitations.routes';
+import { lenderPackageFeature } from './lender-package/lender-package.routes';
 import { meFeature } from './me/me.routes';
 import { teamsFeature } from './teams/teams.routes';
 import { testSupportFeature } from './test-support/test-support.routes';
@@ -28,6 +30,8 @@ export const features: Feature[] = [
   activityFeature,
   checklistFeature,
   documentsFeature,
+  uploadLinksFeature,
+  lenderPackageFeature,
   participantsFeature,
   invitationsFeature,
   adminFeature,

@@ -68,6 +68,12 @@ describe('decideAccess', () => {
     ['team-owner', ownerA, { teamId: 'A' }, 'allow'],
     ['team-owner', assistantA, { teamId: 'A' }, 'hidden'],
     ['team-owner', newAssistantA, { teamId: 'A' }, 'hidden'],
+    // A third party's link is the whole credential: without one, nobody finds anything there, the loan's owner included.
+    ['upload-link', anonymous, {}, 'hidden'],
+    ['upload-link', ownerA, {}, 'hidden'],
+    ['upload-link', anonymous, { uploadLink: { linkId: 'l', loanId: 'a', itemId: 'i' } }, 'allow'],
+    ['upload-link', ownerA, { uploadLink: { linkId: 'l', loanId: 'a', itemId: 'i' } }, 'allow'],
+    ['upload-link', anonymous, { uploadLink: { linkId: 'l', loanId: 'a', itemId: 'i' }, hidden: true }, 'hidden'],
   ] as const)('%s × %o on %o → %s', (access, principal, target, decision) => {
     expect(decideAccess(access as RouteAccess, principal, target)).toBe(decision);
   });
@@ -238,6 +244,15 @@ describe.each(backends)('role × endpoint matrix on %s', (backend) => {
         'POST /api/loans/:loanId/checklist/items/:itemId/versions/:versionId/needs-revision loan',
         'GET /api/loans/:loanId/checklist/items/:itemId/files/:fileId loan',
         'GET /api/loans/:loanId/checklist/items/:itemId/files/:fileId/preview loan',
+        'POST /api/loans/:loanId/checklist/items/:itemId/upload-links loan',
+        'GET /api/loans/:loanId/checklist/items/:itemId/upload-links loan',
+        'DELETE /api/loans/:loanId/checklist/items/:itemId/upload-links/:linkId loan',
+        'GET /api/upload-link upload-link',
+        'POST /api/upload-link/uploads upload-link',
+        'PUT /api/upload-link/uploads/:uploadId/files/:position upload-link',
+        'POST /api/upload-link/uploads/:uploadId/complete upload-link',
+        'DELETE /api/upload-link/uploads/:uploadId upload-link',
+        'GET /api/loans/:loanId/package loan',
         'GET /api/teams/:teamId/checklist-template team-member',
         'PUT /api/teams/:teamId/checklist-template team-owner',
         'DELETE /api/teams/:teamId/checklist-template team-owner',
@@ -331,6 +346,27 @@ describe('the access layer at start-up', () => {
     const config = testConfig();
     registerAccessLayer(app, { auth: testAuth(database.db, config), db: database.db });
     expect(() => app.get('/api/forgotten', async () => ({}))).toThrow('Route GET /api/forgotten must declare config.access');
+    await app.close();
+    await database.destroy();
+  });
+
+  it('refuses a route whose credential no feature resolves, and answers one that names nothing as an unknown route', async () => {
+    const database = await createTestDatabase('pglite');
+    const app = Fastify();
+    const config = testConfig();
+    const registry = new AccessRegistry();
+    registerAccessLayer(app, { auth: testAuth(database.db, config), db: database.db, registry });
+    expect(() => app.get('/api/drop-box', { config: { access: 'upload-link' } }, async () => ({}))).toThrow('whose credential no feature resolves');
+    registry.registerCredential('upload-link', (request) =>
+      request.headers.authorization === 'Bearer good' ? { uploadLink: { linkId: 'l', loanId: 'a', itemId: 'i' } } : {},
+    );
+    expect(() => registry.registerCredential('upload-link', () => ({}))).toThrow('resolved twice');
+    app.get('/api/drop-box', { config: { access: 'upload-link' } }, async (request) => request.accessTarget);
+    expect((await app.inject({ url: '/api/drop-box', headers: { authorization: 'Bearer good' } })).json()).toEqual({
+      uploadLink: { linkId: 'l', loanId: 'a', itemId: 'i' },
+    });
+    expect((await app.inject({ url: '/api/drop-box', headers: { authorization: 'Bearer bad' } })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/api/drop-box' })).statusCode).toBe(404);
     await app.close();
     await database.destroy();
   });

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { AppError } from '../../shared/errors';
 import {
+  CREDENTIAL_ACCESS,
   decideAccess,
   ROUTE_ACCESS,
   type AccessTarget,
+  type CredentialAccess,
   type LoanActionTable,
   type LoanRole,
   type LoanRoleName,
@@ -13,7 +15,8 @@ import {
 } from '../../shared/domain/access';
 import type { Auth } from '../auth/auth';
 import type { Db } from '../db/client';
-import { grantsOf } from '../accounts/accounts.queries';
+import { grantsOf, principalOfSession } from '../accounts/accounts.queries';
+import { sessionCookieReader, type SessionCookieReader } from '../auth/session-cookie';
 import { forwardSetCookies, toFetchHeaders } from '../platform/http/fetch-bridge';
 import { apiNotFoundProblem, PROBLEM_CONTENT_TYPE } from '../platform/http/problem';
 
@@ -71,8 +74,32 @@ export function loanRoleOfRequest(request: FastifyRequest): Exclude<LoanRole, { 
  * loses access with their very next call. When better-auth slides the
  * session's expiry forward, its refreshed cookie is in `authHeaders`, for
  * the access check to pass on to the reply (or not: see `check`).
+ *
+ * The common case takes one statement: a validly signed cookie of a session
+ * that has not ended and is not due to slide is read with its person and
+ * their grants at once (`principalOfSession`). Anything else — no cookie, a
+ * bad one, an ended session, one due to slide — goes to better-auth's
+ * getSession as it always did (auth/session-cookie.ts), then to the grants.
  */
-export async function resolvePrincipal(auth: Auth, db: Db, request: FastifyRequest): Promise<{ principal: Principal; authHeaders: Headers }> {
+export async function resolvePrincipal(
+  auth: Auth,
+  db: Db,
+  request: FastifyRequest,
+  reader?: SessionCookieReader,
+): Promise<{ principal: Principal; authHeaders: Headers }> {
+  const cookie = request.headers.cookie;
+  const token = reader?.token(cookie);
+  if (reader && token) {
+    const found = await principalOfSession(db, token);
+    if (found && !reader.needsBetterAuth(found.expiresAt, cookie)) {
+      request.sessionExpiresAt = found.expiresAt;
+      const { user, grants } = found;
+      return {
+        principal: { kind: 'user', userId: user.id, email: user.email, name: user.name, mfaEnrolled: user.twoFactorEnabled, ...grants },
+        authHeaders: new Headers(),
+      };
+    }
+  }
   const { headers: authHeaders, response: session } = await auth.api.getSession({ headers: toFetchHeaders(request), returnHeaders: true });
   if (!session) return { principal: ANONYMOUS, authHeaders };
   request.sessionExpiresAt = new Date(session.session.expiresAt);
@@ -106,6 +133,14 @@ export function sendUnknownApiRoute(request: FastifyRequest, reply: FastifyReply
 export type AccessTargetResolver = (value: string, request: FastifyRequest, resolved: AccessTarget) => AccessTarget | Promise<AccessTarget>;
 
 /**
+ * What a credential other than the session names, for a route whose access it
+ * grants (`upload-link`: the link the request's bearer token names): nothing
+ * for a credential that names nothing (the route is then hidden), or throws
+ * to refuse one with its own answer (a used link: 410).
+ */
+export type CredentialResolver = (request: FastifyRequest) => AccessTarget | Promise<AccessTarget>;
+
+/**
  * What the features bring to the access layer: resolvers for the URL
  * parameters that name what a route acts on (teams register `:teamId`, loans
  * `:loanId` with the caller's role on it), and the loan actions their routes
@@ -116,10 +151,21 @@ export type AccessTargetResolver = (value: string, request: FastifyRequest, reso
 export class AccessRegistry {
   private readonly resolvers = new Map<string, AccessTargetResolver>();
   private readonly loanActions = new Map<string, readonly LoanRoleName[]>();
+  private readonly credentials = new Map<CredentialAccess, CredentialResolver>();
 
   register(param: string, resolver: AccessTargetResolver) {
     if (this.resolvers.has(param)) throw new Error(`An access target for :${param} is registered twice`);
     this.resolvers.set(param, resolver);
+  }
+
+  registerCredential(access: CredentialAccess, resolver: CredentialResolver) {
+    if (this.credentials.has(access)) throw new Error(`The credential of ${access} routes is resolved twice`);
+    this.credentials.set(access, resolver);
+  }
+
+  /** How the credential of a route with `access` is resolved; undefined for session-based access. */
+  credentialFor(access: RouteAccess): CredentialResolver | undefined {
+    return (CREDENTIAL_ACCESS as readonly RouteAccess[]).includes(access) ? this.credentials.get(access as CredentialAccess) : undefined;
   }
 
   registerLoanActions(table: LoanActionTable) {
@@ -138,9 +184,10 @@ export class AccessRegistry {
     return [...this.loanActions.keys()];
   }
 
-  async resolve(request: FastifyRequest): Promise<AccessTarget> {
+  /** What the route's URL parameters name, after what `start` (a credential's target) says. */
+  async resolve(request: FastifyRequest, start: AccessTarget = {}): Promise<AccessTarget> {
     const params = (request.params ?? {}) as Record<string, string | undefined>;
-    let target: AccessTarget = {};
+    let target: AccessTarget = start;
     for (const [param, value] of Object.entries(params)) {
       const resolver = value === undefined ? undefined : this.resolvers.get(param);
       if (resolver && value !== undefined) target = { ...target, ...(await resolver(value, request, target)) };
@@ -171,13 +218,14 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, registry =
   app.decorateRequest('sessionExpiresAt', null);
   app.decorateRequest('accessTarget', null as never);
 
+  let reader: Promise<SessionCookieReader> | undefined;
   const check = async (
     request: FastifyRequest,
     reply: FastifyReply,
     access: Exclude<RouteAccess, 'public'>,
     loanRoles: readonly LoanRoleName[] | undefined,
   ) => {
-    const { principal, authHeaders } = await resolvePrincipal(auth, db, request);
+    const { principal, authHeaders } = await resolvePrincipal(auth, db, request, await (reader ??= sessionCookieReader(auth)));
     request.principal = principal;
     request.accessTarget = await registry.resolve(request);
     const decision = decideAccess(access, request.principal, request.accessTarget, loanRoles);
@@ -187,6 +235,13 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, registry =
     forwardSetCookies(reply, { headers: authHeaders });
     if (decision === 'unauthenticated') throw new AppError('unauthenticated', 'Sign in to continue');
     if (decision === 'mfa-required') throw new AppError('mfa_required', 'Set up two-step verification to continue');
+  };
+
+  // A route for a credential other than the session: its caller stays anonymous whatever cookie it sends,
+  // and is let in by the credential alone (the upload link its bearer token names).
+  const checkCredential = async (request: FastifyRequest, reply: FastifyReply, access: RouteAccess, resolver: CredentialResolver) => {
+    request.accessTarget = await registry.resolve(request, await resolver(request));
+    if (decideAccess(access, ANONYMOUS, request.accessTarget) !== 'allow') return sendUnknownApiRoute(request, reply);
   };
 
   // The check is attached to each route as it is declared (its first preHandler), so it runs on the
@@ -204,12 +259,18 @@ export function registerAccessLayer(app: FastifyInstance, { auth, db, registry =
         `Loan route ${String(route.method)} ${route.url} must name :loanId and declare config.loanAction, one a feature declares (${registry.loanActionNames.join(', ')})`,
       );
     }
+    const credential = access ? registry.credentialFor(access) : undefined;
+    if (access && (CREDENTIAL_ACCESS as readonly RouteAccess[]).includes(access) && !credential) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares access ${access}, whose credential no feature resolves`);
+    }
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       app.routeAccessTable.push({ method, url: route.url, access: access ?? 'public', ...(loanAction ? { loanAction, loanRoles } : {}) });
     }
     if (access && access !== 'public') {
-      const accessCheck: preHandlerHookHandler = (request, reply, done) => void check(request, reply, access, loanRoles).then(() => done(), done);
+      const accessCheck: preHandlerHookHandler = credential
+        ? (request, reply, done) => void checkCredential(request, reply, access, credential).then(() => done(), done)
+        : (request, reply, done) => void check(request, reply, access, loanRoles).then(() => done(), done);
       route.preHandler = [accessCheck, ...[route.preHandler ?? []].flat()];
     }
   });

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { TeamRole } from '../../shared/domain/access';
 import type { Db } from '../db/client';
-import { broker, invitation, platformAdmin, team, teamMember, user, type Invitation, type InvitationRole, type Team } from '../db/schema';
+import { broker, invitation, platformAdmin, session, team, teamMember, user, type Invitation, type InvitationRole, type Team } from '../db/schema';
 
 /*
  * People, the teams they belong to, and what they were granted: the
@@ -70,6 +70,39 @@ export async function grantsOf(db: Db, userId: string) {
     platformAdmin: Boolean(row?.admin),
     broker: Boolean(row?.broker),
     team: row?.teamId && row.role ? { id: row.teamId, role: row.role } : null,
+  };
+}
+
+/**
+ * A session by its token with its person and their grants, in one statement:
+ * what the access layer reads on every request (auth/session-cookie.ts says
+ * when it may, instead of asking better-auth). Undefined when no session has
+ * that token.
+ */
+export async function principalOfSession(db: Db, token: string) {
+  const [row] = await db
+    .select({
+      expiresAt: session.expiresAt,
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      twoFactorEnabled: user.twoFactorEnabled,
+      admin: platformAdmin.userId,
+      broker: broker.userId,
+      teamId: teamMember.teamId,
+      role: teamMember.role,
+    })
+    .from(session)
+    .innerJoin(user, eq(user.id, session.userId))
+    .leftJoin(platformAdmin, eq(platformAdmin.userId, user.id))
+    .leftJoin(broker, eq(broker.userId, user.id))
+    .leftJoin(teamMember, eq(teamMember.userId, user.id))
+    .where(eq(session.token, token));
+  if (!row) return undefined;
+  return {
+    expiresAt: row.expiresAt,
+    user: { id: row.userId, email: row.email, name: row.name, twoFactorEnabled: row.twoFactorEnabled === true },
+    grants: { platformAdmin: Boolean(row.admin), broker: Boolean(row.broker), team: row.teamId && row.role ? { id: row.teamId, role: row.role } : null },
   };
 }
 

@@ -18,6 +18,8 @@ import { auditOrigin } from '../audit/audit';
 import { parseInput } from '../platform/http/problem';
 import { itemScope } from './checklist.queries';
 import * as service from './checklist.service';
+import { documentsRequestedJob, DOCUMENTS_REQUESTED_QUEUE } from './documents-requested';
+import { templateOf } from './new-loan-checklist';
 
 const item = '/api/loans/:loanId/checklist/items/:itemId';
 
@@ -30,6 +32,7 @@ const item = '/api/loans/:loanId/checklist/items/:itemId';
 export const checklistFeature: Feature = {
   name: 'checklist',
   loanActions: CHECKLIST_ACTIONS,
+  jobs: (context) => ({ [DOCUMENTS_REQUESTED_QUEUE]: documentsRequestedJob(context) }),
   accessTargets: ({ db }) => ({
     itemId: async (itemId, request, resolved) => {
       const role = resolved.loanRole;

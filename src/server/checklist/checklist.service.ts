@@ -21,6 +21,8 @@ import type { Db } from '../db/client';
 import type { ChecklistItemRow } from '../db/schema';
 import { enqueueObjectDeletion, objectKeysOfItems } from '../platform/files/file-objects';
 import * as q from './checklist.queries';
+import { noteDocumentsRequested } from './documents-requested';
+import { refreshLoanDocumentCounts } from './document-counts';
 import { itemRowsFrom, templateOf } from './new-loan-checklist';
 
 type Deps = Pick<AppContext, 'db'>;
@@ -88,6 +90,8 @@ export async function addItem(deps: Deps, principal: SignedInPrincipal, loanId: 
   return deps.db.transaction(async (tx) => {
     const [row] = await q.insertItems(tx, [{ ...fields, loanId, key: null, position: await q.nextPosition(tx, loanId), updatedBy: principal.userId }]);
     await itemActivity(tx, row!, principal.userId, 'checklist.item_added');
+    await noteDocumentsRequested(tx, loanId, [row!]);
+    await refreshLoanDocumentCounts(tx, loanId);
     return itemView(row!);
   });
 }
@@ -112,6 +116,8 @@ export async function updateItem(
     const row = await q.updateItemAt(tx, itemId, version, { ...patch, updatedBy: principal.userId });
     if (!row) throw stale();
     if (changes.length > 0) await itemActivity(tx, row, principal.userId, 'checklist.item_updated', { changes }, { internal: true });
+    // Required and borrower-visible are among the fields: the counts may move.
+    if (changes.length > 0) await refreshLoanDocumentCounts(tx, loanId);
     return itemView(row);
   });
 }
@@ -125,6 +131,7 @@ export async function removeItem(deps: Deps, principal: SignedInPrincipal, loanI
     // Its documents' rows went with it; their objects are deleted once this commits.
     await enqueueObjectDeletion(tx, objectKeys);
     await itemActivity(tx, row, principal.userId, 'checklist.item_removed');
+    await refreshLoanDocumentCounts(tx, loanId);
   });
 }
 
@@ -184,6 +191,9 @@ export async function changeItemStatus(
     if (!row) throw stale();
     const byBorrower = which === 'claim-not-applicable' ? { byName: principal.name } : {};
     await itemActivity(tx, row, principal.userId, effect.kind, { ...(effect.withReason ? { reason } : {}), ...byBorrower });
+    // Asked for again (reopened, or "not applicable" sent back): the borrowers hear of it.
+    if (which === 'reopen' || which === 'reject-not-applicable') await noteDocumentsRequested(tx, loanId, [row]);
+    await refreshLoanDocumentCounts(tx, loanId);
     return itemView(row);
   });
 }
@@ -215,6 +225,8 @@ export async function addFromTemplate(deps: Deps, principal: SignedInPrincipal, 
     const chosen = items.filter((item) => keys.includes(item.key) && !have.has(item.key));
     const rows = await q.insertItems(tx, itemRowsFrom(loanId, chosen, await q.nextPosition(tx, loanId), today, principal.userId));
     for (const row of rows) await itemActivity(tx, row, principal.userId, 'checklist.item_added');
+    await noteDocumentsRequested(tx, loanId, rows);
+    await refreshLoanDocumentCounts(tx, loanId);
     return checklist(tx, loanId, 'team');
   });
 }

@@ -3,6 +3,7 @@ import type { LoanPurpose, PropertyType } from '../../shared/domain/loan-fields'
 import type { Db } from '../db/client';
 import type { checklistItem } from '../db/schema';
 import { insertItems, teamTemplate } from './checklist.queries';
+import { refreshLoanDocumentCounts } from './document-counts';
 
 /** The team's own template, or the built-in DSCR one while it has none. */
 export async function templateOf(db: Db, teamId: string): Promise<{ builtIn: boolean; items: TemplateItem[] }> {
@@ -43,7 +44,8 @@ export function itemRowsFrom(
 /**
  * Gives a new loan its checklist from the team's template, chosen by its
  * purpose and property type, in the caller's transaction (the loans feature
- * calls it when it opens a loan file).
+ * calls it when it opens a loan file). Resolves with the loan's document
+ * counters as they now stand.
  */
 export async function createLoanChecklist(
   tx: Db,
@@ -53,4 +55,5 @@ export async function createLoanChecklist(
 ) {
   const { items } = await templateOf(tx, loan.teamId);
   await insertItems(tx, itemRowsFrom(loan.id, checklistFor(items, loan.purpose, loan.propertyType), 0, today, by));
+  return refreshLoanDocumentCounts(tx, loan.id);
 }

@@ -1,6 +1,18 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { checklistItem, documentFile, documentUpload, documentVersion, loan, user, type ChecklistItemRow } from '../db/schema';
+import {
+  checklistItem,
+  documentFile,
+  documentUpload,
+  documentVersion,
+  loan,
+  loanParticipant,
+  teamMember,
+  uploadLink,
+  user,
+  type ChecklistItemRow,
+  type DocumentVersionRow,
+} from '../db/schema';
 
 /** The item, locked for the rest of the transaction: versions are numbered and tags moved one at a time. */
 export async function lockItem(db: Db, itemId: string): Promise<ChecklistItemRow | undefined> {
@@ -94,4 +106,48 @@ export async function deleteUploadRows(db: Db, uploadId: string) {
 export async function loanTeamId(db: Db, loanId: string): Promise<string | null> {
   const [row] = await db.select({ teamId: loan.teamId }).from(loan).where(eq(loan.id, loanId));
   return row?.teamId ?? null;
+}
+
+/**
+ * Uses up a third party's link as its upload completes: only a link still
+ * unused, not withdrawn and not expired. False when another upload used it
+ * first (or it ran out meanwhile).
+ */
+export async function markLinkUsed(db: Db, linkId: string): Promise<boolean> {
+  const rows = await db
+    .update(uploadLink)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(uploadLink.id, linkId), isNull(uploadLink.usedAt), isNull(uploadLink.revokedAt), gt(uploadLink.expiresAt, sql`now()`)))
+    .returning({ id: uploadLink.id });
+  return rows.length === 1;
+}
+
+/**
+ * Who uploaded a version, to be told of its review: a person still on the
+ * loan in the capacity they uploaded in (a borrower removed from it, or a
+ * team member who left the team, hears nothing), or the third party's link.
+ */
+export async function uploaderOf(
+  db: Db,
+  version: DocumentVersionRow,
+  teamId: string,
+): Promise<{ kind: 'user'; userId: string; name: string; email: string } | { kind: 'link'; name: string; email: string } | undefined> {
+  if (version.uploadedByLink) {
+    const [link] = await db.select({ name: uploadLink.name, email: uploadLink.email }).from(uploadLink).where(eq(uploadLink.id, version.uploadedByLink));
+    return link && { kind: 'link', ...link };
+  }
+  if (!version.uploadedBy) return undefined;
+  const stillThere =
+    version.uploadedAs === 'team'
+      ? db
+          .select({ id: teamMember.userId })
+          .from(teamMember)
+          .where(and(eq(teamMember.teamId, teamId), eq(teamMember.userId, version.uploadedBy)))
+      : db
+          .select({ id: loanParticipant.userId })
+          .from(loanParticipant)
+          .where(and(eq(loanParticipant.loanId, version.loanId), eq(loanParticipant.userId, version.uploadedBy)));
+  if ((await stillThere).length === 0) return undefined;
+  const [person] = await db.select({ userId: user.id, name: user.name, email: user.email }).from(user).where(eq(user.id, version.uploadedBy));
+  return person && { kind: 'user', ...person };
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { CONVERTED_PREVIEW_TYPES, INLINE_PREVIEW_TYPES, type DocumentType } from '../../shared/domain/documents';
 import { AppError } from '../../shared/errors';
@@ -15,6 +15,7 @@ import {
   VersionParamsSchema,
 } from '../../shared/schemas/documents';
 import { ItemIdParamsSchema as ItemParams } from '../../shared/schemas/checklist';
+import { LinkUploadParamsSchema } from '../../shared/schemas/upload-links';
 import { loanRoleOfRequest, signedInUser } from '../access/access';
 import { loanTeamName, recordActivity } from '../activity/activity-log';
 import type { AppContext, Feature } from '../app-context';
@@ -25,6 +26,7 @@ import { parseRange, sendFileBytes, sendUnsatisfiableRange } from '../platform/h
 import { parseInput } from '../platform/http/problem';
 import * as q from './documents.queries';
 import * as service from './documents.service';
+import { registerUploadBody, storeRequestBody } from './upload-body';
 
 const item = '/api/loans/:loanId/checklist/items/:itemId';
 
@@ -114,12 +116,6 @@ async function recordFileAccess(
   });
 }
 
-/** The raw body of a file upload: no parser reads it; the route streams it into the vault. */
-function registerUploadBody(scope: FastifyInstance) {
-  scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-}
-
 /**
  * Versioned uploads on checklist items, their review, and the files' bytes.
  * `:uploadId`, `:versionId` and `:fileId` are resolved by the access layer
@@ -131,6 +127,12 @@ export const documentsFeature: Feature = {
   loanActions: DOCUMENT_ACTIONS,
   accessTargets: ({ db }) => ({
     uploadId: async (uploadId, request, resolved) => {
+      // On a third party's link: an upload that link started, to its item.
+      if (resolved.uploadLink) {
+        const id = LinkUploadParamsSchema.safeParse({ uploadId });
+        const upload = id.success ? await q.findUpload(db, id.data.uploadId) : undefined;
+        return upload && upload.linkId === resolved.uploadLink.linkId && upload.itemId === resolved.uploadLink.itemId ? {} : { hidden: true };
+      }
       const parsed = UploadParamsSchema.safeParse({ ...(request.params as object), uploadId });
       if (!parsed.success || !resolved.loanRole || resolved.loanRole.kind === 'none' || request.principal.kind !== 'user') return { hidden: true };
       const upload = await q.findUpload(db, parsed.data.uploadId);
@@ -160,18 +162,9 @@ export const documentsFeature: Feature = {
 
     await app.register(async (raw) => {
       registerUploadBody(raw);
-      raw.put(`${item}/uploads/:uploadId/files/:position`, { config: { access: 'loan', loanAction: 'upload-document' } }, async (request, reply) => {
-        const ids = parseInput(UploadFileParamsSchema, request.params);
-        const declared = request.headers['content-length'] === undefined ? null : Number(request.headers['content-length']);
-        try {
-          return await service.storeFile(deps, actorOf(request), ids, request.raw, Number.isFinite(declared) ? declared : null);
-        } catch (error) {
-          // Refused before the body was read to its end: close the connection rather than read the rest.
-          if (!request.raw.readableEnded) reply.header('connection', 'close');
-          if (request.raw.destroyed && !(error instanceof AppError)) throw new AppError('bad_request', 'The upload was cut off before the file ended');
-          throw error;
-        }
-      });
+      raw.put(`${item}/uploads/:uploadId/files/:position`, { config: { access: 'loan', loanAction: 'upload-document' } }, async (request, reply) =>
+        storeRequestBody(deps, actorOf(request), parseInput(UploadFileParamsSchema, request.params), request, reply),
+      );
     });
 
     app.post(`${item}/uploads/:uploadId/complete`, { ...small, config: { access: 'loan', loanAction: 'upload-document' } }, async (request, reply) => {

@@ -7,9 +7,22 @@ import type { StartUpload, StoredFileView, UploadView, VersionView, VersionsView
 import { recordActivity } from '../activity/activity-log';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/client';
-import { checklistItem, documentFile, documentUpload, documentVersion, type ChecklistItemRow, type DocumentFileRow } from '../db/schema';
+import {
+  checklistItem,
+  documentFile,
+  documentUpload,
+  documentVersion,
+  type ChecklistItemRow,
+  type DocumentFileRow,
+  type DocumentVersionRow,
+} from '../db/schema';
+import { findTeam } from '../accounts/accounts.queries';
 import { FileTooLarge } from '../platform/files/file-vault';
+import { enqueueMail } from '../platform/mail/mail-jobs';
+import { teamMailBrand } from '../teams/team-brand';
+import { reviewMail, uploadedMail, type ReviewOutcome } from './documents.mail';
 import { createInspector, safeFileName } from './inspect';
+import { refreshLoanDocumentCounts } from '../checklist/document-counts';
 import * as q from './documents.queries';
 
 type Deps = Pick<AppContext, 'db' | 'files' | 'config' | 'publicUrl'>;
@@ -180,6 +193,8 @@ export async function completeUpload(deps: Deps, actor: Actor, loanId: string, i
   return deps.db.transaction(async (tx) => {
     const item = await mustLockItem(tx, loanId, itemId);
     const upload = await mustFindUpload(tx, actor, itemId, uploadId, true);
+    // A third party's link is single-use: the version it completes uses it up, in this transaction.
+    if (actor.kind === 'link' && !(await q.markLinkUsed(tx, actor.linkId))) throw new AppError('gone', 'This link was already used');
     const files = await q.uploadFiles(tx, upload.id);
     const missing = upload.files.findIndex((_file, index) => !files.some((file) => file.position === index + 1));
     if (missing >= 0) throw new AppError('conflict', `${upload.files[missing]!.name} has not arrived yet: send it, then finish the upload`);
@@ -212,11 +227,42 @@ export async function completeUpload(deps: Deps, actor: Actor, loanId: string, i
         uploadedAs: actor.kind === 'link' ? 'third_party' : actor.as,
         // A borrower's own upload reads with their name; the team's and a third party's as the team (borrowerActivityActor).
         byName: actor.kind === 'user' && actor.as === 'borrower' ? actor.name : null,
+        // For the team only (not in the borrowers' allow-list): whose link it came through.
+        ...(actor.kind === 'link' ? { linkId: actor.linkId, thirdPartyName: actor.name } : {}),
       },
     });
+    await mailAssignee(deps, tx, { loanId, itemLabel: item.label, versionNumber: number, fileCount: moved.length, actor });
     const view = versionView({ version: version!, accountName: actor.name, files: moved.sort((a, b) => a.position - b.position) });
     return { version: view, item: updated };
   });
+}
+
+/** The loan's mails go out in its team's name and colours. */
+async function mailContext(deps: Deps, tx: Db, loanId: string) {
+  const found = await q.loanForMail(tx, loanId);
+  const team = found && (await findTeam(tx, found.loan.teamId));
+  return found && team ? { ...found, context: { publicUrl: deps.publicUrl, brand: teamMailBrand(team, deps.publicUrl) } } : undefined;
+}
+
+/** Tells the loan's assignee a version arrived, unless they uploaded it themselves (or nobody is assigned). */
+async function mailAssignee(
+  deps: Deps,
+  tx: Db,
+  { loanId, itemLabel, versionNumber, fileCount, actor }: { loanId: string; itemLabel: string; versionNumber: number; fileCount: number; actor: Actor },
+) {
+  const found = await mailContext(deps, tx, loanId);
+  if (!found?.loan.assigneeId || !found.assigneeEmail || (actor.kind === 'user' && actor.userId === found.loan.assigneeId)) return;
+  const to = { name: found.assigneeName ?? found.assigneeEmail, email: found.assigneeEmail };
+  await enqueueMail(tx, uploadedMail(to, found.loan, { itemLabel, versionNumber, fileCount, uploaderName: actor.name }, found.context));
+}
+
+/** Tells whoever uploaded a version how its review went, unless they reviewed it themselves. */
+async function mailUploader(deps: Deps, tx: Db, version: DocumentVersionRow, itemLabel: string, outcome: ReviewOutcome, reviewer: Reviewer) {
+  if (version.uploadedBy === reviewer.userId) return;
+  const found = await mailContext(deps, tx, version.loanId);
+  const uploader = found && (await q.uploaderOf(tx, version, found.loan.teamId));
+  if (!found || !uploader) return;
+  await enqueueMail(tx, reviewMail(uploader, found.loan, { itemLabel, versionNumber: version.number, outcome }, found.context));
 }
 
 /** Gives up an upload: its stored files go, and no version is made. */
@@ -237,6 +283,8 @@ async function moveItem(tx: Db, item: ChecklistItemRow, action: ItemAction, valu
     .set({ ...values, status: next, updatedBy: by, updatedAt: new Date(), version: item.version + 1 })
     .where(eq(checklistItem.id, item.id))
     .returning();
+  // The loan's progress and the pipeline's outstanding documents count this tag.
+  await refreshLoanDocumentCounts(tx, item.loanId);
   return row!;
 }
 
@@ -322,6 +370,7 @@ export async function approveVersion(
       visibility: item.borrowerVisible ? 'shared' : 'internal',
       data: { itemId: item.id, label: item.label, versionNumber: version.number, documentDate: input.documentDate },
     });
+    await mailUploader(deps, tx, version, item.label, { kind: 'approved' }, reviewer);
     return { item: updated, version: { ...version, review: 'approved' as const } };
   });
 }
@@ -345,6 +394,7 @@ export async function requestRevision(
       visibility: item.borrowerVisible ? 'shared' : 'internal',
       data: { itemId: item.id, label: item.label, versionNumber: version.number, reason: input.reason },
     });
+    await mailUploader(deps, tx, version, item.label, { kind: 'needs_revision', reason: input.reason }, reviewer);
     return { item: updated, version };
   });
 }

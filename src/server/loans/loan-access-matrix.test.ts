@@ -9,7 +9,8 @@ import { uploadVersion } from '../../test/documents';
 import { addBorrower, createLoan, type Person } from '../../test/factories';
 import { createPeople, type People } from '../../test/people';
 import { samplePng } from '../../test/sample-files';
-import { checklistItem, loanParticipant } from '../db/schema';
+import { uploadLinkTokenFor } from '../../test/upload-links';
+import { checklistItem, loanParticipant, uploadLink } from '../db/schema';
 
 /**
  * The loan half of the role × endpoint matrix: every loan route the app has
@@ -18,9 +19,28 @@ import { checklistItem, loanParticipant } from '../db/schema';
  * Team people come through the real sign-up flows (createPeople); borrowers
  * join through `joinLoan`, the function accepting a loan invitation runs.
  */
-type Who = 'anonymous' | 'admin' | 'ownerA' | 'assistantA' | 'ownerB' | 'borrowerA1' | 'coBorrowerA1' | 'borrowerA2' | 'borrowerB1' | 'removedA1';
+type Who =
+  'anonymous' | 'admin' | 'ownerA' | 'assistantA' | 'ownerB' | 'borrowerA1' | 'coBorrowerA1' | 'borrowerA2' | 'borrowerB1' | 'removedA1' | 'linkHolder';
 
-const WHOS: Who[] = ['anonymous', 'admin', 'ownerA', 'assistantA', 'ownerB', 'borrowerA1', 'coBorrowerA1', 'borrowerA2', 'borrowerB1', 'removedA1'];
+/**
+ * `linkHolder`: a third party holding a live upload link for an item of A1,
+ * with no account. It sends its token wherever a token could go (the
+ * `Authorization` header, the query, a cookie) on every route: the link's
+ * own routes let it in, and every other route treats it as anonymous.
+ */
+const WHOS: Who[] = [
+  'anonymous',
+  'admin',
+  'ownerA',
+  'assistantA',
+  'ownerB',
+  'borrowerA1',
+  'coBorrowerA1',
+  'borrowerA2',
+  'borrowerB1',
+  'removedA1',
+  'linkHolder',
+];
 
 describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
   const api = setupApi(backend);
@@ -35,6 +55,9 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
   let versionA1: VersionView;
   /** An upload under way on the visible item, per person who may upload (an upload is its uploader's alone). */
   const uploadOf: Partial<Record<Who, string>> = {};
+  /** The link holder's token, and a link of the visible item the team's routes withdraw. */
+  let linkToken: string;
+  let linkOfItem: string;
 
   beforeAll(async () => {
     people = await createPeople(api.app, api.db, api.config);
@@ -61,14 +84,39 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
         .post(`/api/loans/${a1}/checklist/items/${visibleItemA1}/uploads`, { files: [{ name: 'more.png', size: 100 }] });
       uploadOf[who] = started.json<UploadView>().id;
     }
+    const hazard = items.find((item) => item.provider === 'third_party' && item.borrowerVisible)!;
+    const sent = await api
+      .as(people.ownerA.cookie)
+      .post(`/api/loans/${a1}/checklist/items/${hazard.id}/upload-links`, { name: 'Ina Insurer', email: 'ina@insure.test' });
+    expect(sent.statusCode, sent.body).toBe(201);
+    linkToken = await uploadLinkTokenFor(api.db, 'ina@insure.test');
+    const started = await api.as().post('/api/upload-link/uploads', { files: [{ name: 'quote.pdf', size: 100 }] }, { headers: linkHeaders().headers });
+    expect(started.statusCode, started.body).toBe(201);
+    uploadOf.linkHolder = started.json<UploadView>().id;
+    const [other] = await api.db
+      .insert(uploadLink)
+      .values({
+        loanId: a1,
+        itemId: visibleItemA1,
+        name: 'Al Appraiser',
+        email: 'al@appraise.test',
+        tokenHash: 'f'.repeat(64),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning({ id: uploadLink.id });
+    linkOfItem = other!.id;
   }, 90_000);
 
-  const person = (who: Exclude<Who, 'anonymous'>) => borrowers[who] ?? people[who as keyof People & Who];
-  const cookieOf = (who: Who) => (who === 'anonymous' ? '' : (person(who) as Person).cookie);
+  /** What the link holder sends with every request: its token in the header, and as a cookie. */
+  const linkHeaders = () => ({ headers: { authorization: `Bearer ${linkToken}`, cookie: `token=${linkToken}; upload_link=${linkToken}` } });
+
+  const person = (who: Exclude<Who, 'anonymous' | 'linkHolder'>) => borrowers[who] ?? people[who as keyof People & Who];
+  const cookieOf = (who: Who) => (who === 'anonymous' || who === 'linkHolder' ? '' : (person(who) as Person).cookie);
+  const headersOf = (who: Who): Record<string, string> => (who === 'linkHolder' ? linkHeaders().headers : cookieOf(who) ? { cookie: cookieOf(who) } : {});
 
   /** Who each caller is, and their role on loan A1, written out by hand. */
   const principalOf = (who: Who): Principal => {
-    if (who === 'anonymous') return { kind: 'anonymous' };
+    if (who === 'anonymous' || who === 'linkHolder') return { kind: 'anonymous' };
     const { userId, email } = person(who) as Person;
     const base = { kind: 'user' as const, userId, email, name: who, platformAdmin: false, broker: false, mfaEnrolled: false, team: null };
     switch (who) {
@@ -95,10 +143,13 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     borrowerA2: { kind: 'none' },
     borrowerB1: { kind: 'none' },
     removedA1: { kind: 'none' },
+    linkHolder: { kind: 'none' },
   };
 
   const loanRoutes = () =>
-    api.app.routeAccessTable.filter((r) => r.url.includes(':loanId') || r.url.startsWith('/api/teams/:teamId/loans')).filter((r) => r.url.startsWith('/api'));
+    api.app.routeAccessTable
+      .filter((r) => r.url.includes(':loanId') || r.url.startsWith('/api/teams/:teamId/loans') || r.access === 'upload-link')
+      .filter((r) => r.url.startsWith('/api'));
 
   /** A concrete URL aimed at loan A1 of team A; other ids are ones that exist nowhere (or the caller themself). */
   const concrete = (url: string, who?: Who) =>
@@ -109,6 +160,7 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
       .replace(':versionId', versionA1.id)
       .replace(':fileId', versionA1.files[0]!.id)
       .replace(':position', '1')
+      .replace(':linkId', linkOfItem)
       .replace(':teamId', people.teamA)
       .replace(':userId', people.ownerA.userId)
       .replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
@@ -129,13 +181,21 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     const routes = [...loanRoutes()].sort((x, y) => Number(x.method !== 'GET') - Number(y.method !== 'GET'));
     for (const route of routes) {
       for (const who of WHOS) {
+        const url = concrete(route.url, who);
         const response = await api.app.inject({
           method: route.method as 'GET',
-          url: concrete(route.url, who),
-          headers: cookieOf(who) ? { cookie: cookieOf(who) } : {},
+          url: who === 'linkHolder' ? `${url}?token=${linkToken}` : url,
+          headers: headersOf(who),
           ...(['POST', 'PATCH', 'PUT', 'DELETE'].includes(route.method) ? { payload: {} } : {}),
         });
-        const target = route.url.includes(':loanId') ? { loanRole: roleOnA1[who] } : { teamId: people.teamA };
+        const target =
+          route.access === 'upload-link'
+            ? who === 'linkHolder'
+              ? { uploadLink: { linkId: 'its link', loanId: a1, itemId: 'its item' } }
+              : {}
+            : route.url.includes(':loanId')
+              ? { loanRole: roleOnA1[who] }
+              : { teamId: people.teamA };
         const decision = decideAccess(route.access, principalOf(who), target, route.loanRoles);
         const cell = `${route.method} ${route.url} as ${who}`;
         cells.push(`${cell}: ${decision}`);
@@ -150,6 +210,8 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
           expect(response.statusCode, cell).toBeLessThan(500);
           if (response.statusCode === 404) expect(response.json().detail, cell).not.toMatch(/^No API route/);
         }
+        // A link reads nothing of the loan: not its borrower, not its street.
+        if (who === 'linkHolder') for (const secret of ['A1 Borrower', 'Barton Springs']) expect(response.body, cell).not.toContain(secret);
       }
     }
     expect(cells.length).toBe(routes.length * WHOS.length);
@@ -161,6 +223,11 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     // Borrowers are allowed somewhere (their loan's view) and hidden elsewhere.
     expect(cells).toContain(`GET /api/loans/:loanId as borrowerA1: allow`);
     expect(cells).toContain(`PATCH /api/loans/:loanId as borrowerA1: hidden`);
+    // The link holder is let in by its link, and only there.
+    expect(cells).toContain(`GET /api/upload-link as linkHolder: allow`);
+    expect(cells).toContain(`GET /api/upload-link as ownerA: hidden`);
+    expect(cells).toContain(`GET /api/loans/:loanId as linkHolder: unauthenticated`);
+    expect(cells).toContain(`POST /api/loans/:loanId/checklist/items/:itemId/upload-links as borrowerA1: hidden`);
   }, 120_000);
 
   it('gives a platform admin, who holds no role on loans, nothing of them through the platform audit log either', async () => {
@@ -192,10 +259,14 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     expect((await view('borrowerA1')).viewer).toBe('borrower');
     expect((await view('coBorrowerA1')).viewer).toBe('borrower');
     // Concurrent requests from every caller at once get the same answers as one at a time.
-    const answers = await Promise.all(WHOS.flatMap((who) => Array.from({ length: 3 }, () => api.as(cookieOf(who)).get(`/api/loans/${a1}`))));
+    const answers = await Promise.all(
+      WHOS.flatMap((who) => Array.from({ length: 3 }, () => api.as(cookieOf(who), { headers: headersOf(who) }).get(`/api/loans/${a1}`))),
+    );
     const codes = answers.map((r) => r.statusCode);
     expect(codes).toEqual(
-      WHOS.flatMap((who) => Array(3).fill(['ownerA', 'assistantA', 'borrowerA1', 'coBorrowerA1'].includes(who) ? 200 : who === 'anonymous' ? 401 : 404)),
+      WHOS.flatMap((who) =>
+        Array(3).fill(['ownerA', 'assistantA', 'borrowerA1', 'coBorrowerA1'].includes(who) ? 200 : ['anonymous', 'linkHolder'].includes(who) ? 401 : 404),
+      ),
     );
   });
 

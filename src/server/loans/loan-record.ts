@@ -1,10 +1,15 @@
 import type { LoanField } from '../../shared/domain/loan-fields';
+import { loanProgress } from '../../shared/domain/loan-stages';
 import type { LoanInput } from '../../shared/schemas/loans';
 import type { LoanRow, loan } from '../db/schema';
 
 /** Thousandths of a percent (storage) ↔ percent (API): 7250 ↔ 7.25. */
 export const toMilli = (percent: number) => Math.round(percent * 1000);
 export const fromMilli = (milli: number) => milli / 1000;
+
+/** The loan's progress as its team sees it: its stage and its whole checklist (the row's counters, decision 013). */
+export const teamProgress = (row: Pick<LoanRow, 'stage' | 'leftFromStage' | 'requiredItems' | 'approvedItems'>) =>
+  loanProgress(row.stage, { leftFrom: row.leftFromStage, requiredItems: row.requiredItems, approvedRequiredItems: row.approvedItems });
 
 /** The editable fields of a stored loan, as the API and the schema name them. */
 export function loanInputOf(row: LoanRow): LoanInput {

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { LoanRole } from '../../shared/domain/access';
-import { MAIN_STAGES, type LoanStage, type MainStage } from '../../shared/domain/loan-stages';
+import { MAIN_STAGE_STEPS, MAIN_STAGES, STAGE_WEIGHT_PERCENT, type LoanStage, type MainStage } from '../../shared/domain/loan-stages';
 import type { PipelineQuery } from '../../shared/schemas/loans';
 import type { Db } from '../db/client';
 import { loan, loanParticipant, stageChange, team, teamMember, user, type LoanRow } from '../db/schema';
@@ -131,6 +131,22 @@ export async function findTeamThresholds(db: Db, teamId: string) {
 const STAGE_ORDER = sql.raw(`array[${[...MAIN_STAGES, 'withdrawn', 'declined'].map((s) => `'${s}'`).join(', ')}]::text[]`);
 const stagePosition = sql`array_position(${STAGE_ORDER}, ${loan.stage})`;
 
+/**
+ * `loanProgress` (shared/domain/loan-stages.ts) of the row, in SQL, for the
+ * progress sort: the same fraction of whole numbers, rounded half up in
+ * integer arithmetic (⌊(2n + d) ÷ 2d⌋), so it equals the figure each row shows.
+ */
+const MAIN_LINE = sql.raw(`array[${MAIN_STAGES.map((s) => `'${s}'`).join(', ')}]::text[]`);
+const step = sql`(array_position(${MAIN_LINE}, case when ${loan.stage} in ('withdrawn', 'declined') then coalesce(${loan.leftFromStage}, 'lead') else ${loan.stage} end) - 1)`;
+const S = sql.raw(String(MAIN_STAGE_STEPS));
+const W = sql.raw(String(STAGE_WEIGHT_PERCENT));
+const W2 = sql.raw(String(100 - STAGE_WEIGHT_PERCENT));
+export const progressSortKey = sql`(case
+  when ${step} = ${S} then 100
+  when ${loan.requiredItems} = 0 then (200 * ${step} + ${S}) / (2 * ${S})
+  else (2 * (${W} * ${step} * ${loan.requiredItems} + ${W2} * ${S} * ${loan.approvedItems}) + ${S} * ${loan.requiredItems}) / (2 * ${S} * ${loan.requiredItems})
+end)`;
+
 /** "YYYY-MM-DD" plus `days`. */
 function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`);
@@ -177,29 +193,62 @@ function pipelineOrder(query: PipelineQuery): SQL[] {
   const defaultDir = query.sort === 'last_activity' || query.sort === 'amount' || query.sort === 'days_in_stage' ? 'desc' : 'asc';
   const dir = query.dir ?? defaultDir;
   const by = (column: SQL | typeof loan.id) => (dir === 'asc' ? sql`${column} asc nulls last` : sql`${column} desc nulls last`);
+  // A column that is never null sorts without `nulls last`, so its index serves both directions.
+  const byNotNull = (column: SQL) => (dir === 'asc' ? sql`${column} asc` : sql`${column} desc`);
   const column: Record<PipelineQuery['sort'], SQL> = {
     borrower: sql`lower(${loan.borrowerName})`,
     property: sql`lower(${loan.propertyStreet})`,
     amount: sql`${loan.loanAmountCents}`,
     stage: stagePosition,
-    progress: stagePosition,
-    // Filled by the checklist; until then every loan has none outstanding.
-    outstanding: sql`${loan.lastActivityAt}`,
+    progress: progressSortKey,
+    outstanding: sql`${loan.outstandingItems}`,
     // More days in stage = entered earlier.
     days_in_stage: sql`(now() - ${loan.stageEnteredAt})`,
     closing: sql`${loan.targetClosingDate}`,
     last_activity: sql`${loan.lastActivityAt}`,
     assignee: sql`lower(${user.name})`,
   };
-  return [by(column[query.sort]), dir === 'asc' ? sql`${loan.id} asc` : sql`${loan.id} desc`];
+  const first = query.sort === 'outstanding' || query.sort === 'progress' ? byNotNull(column[query.sort]) : by(column[query.sort]);
+  return [first, dir === 'asc' ? sql`${loan.id} asc` : sql`${loan.id} desc`];
 }
+
+/**
+ * What a pipeline row shows, and nothing else: a third of the loan's columns
+ * (no rents, taxes, notes or search text), so the database sends, pg parses
+ * and drizzle maps only what the page uses (bench/results/pipeline.md).
+ */
+const PIPELINE_COLUMNS = {
+  id: loan.id,
+  borrowerName: loan.borrowerName,
+  borrowerEmail: loan.borrowerEmail,
+  entityName: loan.entityName,
+  propertyStreet: loan.propertyStreet,
+  propertyUnit: loan.propertyUnit,
+  propertyCity: loan.propertyCity,
+  propertyState: loan.propertyState,
+  propertyZip: loan.propertyZip,
+  loanAmountCents: loan.loanAmountCents,
+  purpose: loan.purpose,
+  stage: loan.stage,
+  leftFromStage: loan.leftFromStage,
+  stageEnteredAt: loan.stageEnteredAt,
+  targetClosingDate: loan.targetClosingDate,
+  lastActivityAt: loan.lastActivityAt,
+  assigneeId: loan.assigneeId,
+  lenderLoanNumber: loan.lenderLoanNumber,
+  archivedAt: loan.archivedAt,
+  requiredItems: loan.requiredItems,
+  approvedItems: loan.approvedItems,
+  outstandingItems: loan.outstandingItems,
+};
+export type PipelineLoan = { [K in keyof typeof PIPELINE_COLUMNS]: LoanRow[K] };
 
 export async function pipelinePage(db: Db, teamId: string, query: PipelineQuery, today: string) {
   const filters = pipelineFilters(teamId, query, today);
   const stageFilter = query.stage && query.stage.length > 0 ? [inArray(loan.stage, query.stage)] : [];
   const [rows, counts] = await Promise.all([
     db
-      .select({ loan, assigneeName: user.name, assigneeEmail: user.email })
+      .select({ loan: PIPELINE_COLUMNS, assigneeName: user.name, assigneeEmail: user.email })
       .from(loan)
       .leftJoin(user, eq(user.id, loan.assigneeId))
       .where(and(...filters, ...stageFilter))
@@ -219,7 +268,7 @@ export async function pipelinePage(db: Db, teamId: string, query: PipelineQuery,
 export async function pipelineAll(db: Db, teamId: string, query: PipelineQuery, today: string, limit: number) {
   const stageFilter = query.stage && query.stage.length > 0 ? [inArray(loan.stage, query.stage)] : [];
   return db
-    .select({ loan, assigneeName: user.name, assigneeEmail: user.email })
+    .select({ loan: PIPELINE_COLUMNS, assigneeName: user.name, assigneeEmail: user.email })
     .from(loan)
     .leftJoin(user, eq(user.id, loan.assigneeId))
     .where(and(...pipelineFilters(teamId, query, today), ...stageFilter))

@@ -3,7 +3,7 @@ import { toBorrowerLoanView } from '../../shared/domain/borrower-view';
 import { AppError, invalidField } from '../../shared/errors';
 import { analyseLoan } from '../../shared/domain/loan-dscr';
 import { formatPropertyAddress } from '../../shared/domain/loan-fields';
-import { canMoveStage, daysInStage, isExitStage, loanProgress, STAGE_LABELS, stageChangeNeedsReason, type MainStage } from '../../shared/domain/loan-stages';
+import { canMoveStage, daysInStage, isExitStage, STAGE_LABELS, stageChangeNeedsReason, type MainStage } from '../../shared/domain/loan-stages';
 import {
   WholeLoanSchema,
   type ChangeStage,
@@ -25,7 +25,7 @@ import { parseInput } from '../platform/http/problem';
 import { enqueueMail } from '../platform/mail/mail-jobs';
 import { logoPath } from '../teams/logo';
 import { teamMailBrand } from '../teams/team-brand';
-import { changedFields, loanColumnsOf, loanInputOf } from './loan-record';
+import { changedFields, loanColumnsOf, loanInputOf, teamProgress } from './loan-record';
 import { assignmentMail, mailsBorrowers, stageChangeMail } from './loans.mail';
 import { participantAddresses } from './participants.queries';
 import * as q from './loans.queries';
@@ -86,7 +86,7 @@ export async function loanDetail(db: Db, row: LoanRow, now = new Date()): Promis
     leftFromStage: row.leftFromStage,
     stageEnteredAt: row.stageEnteredAt.toISOString(),
     daysInStage: daysInStage(row.stageEnteredAt, now),
-    progress: loanProgress(row.stage, { leftFrom: row.leftFromStage }),
+    progress: teamProgress(row),
     archivedAt: iso(row.archivedAt),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -119,6 +119,7 @@ export async function getLoan(deps: LoanDeps, loanId: string, role: Exclude<Loan
     viewer: 'borrower',
     ...toBorrowerLoanView({
       loan: detail,
+      documents: { borrowerRequiredItems: row.borrowerRequiredItems, borrowerApprovedItems: row.borrowerApprovedItems },
       role: role.role,
       team: { name: team.name, accentColor: team.accentColor, logoUrl: logoPath(team.id, team.logoSha256) },
       contact: contact ? { name: contact.name, email: contact.email, phone: contact.phone } : null,
@@ -145,7 +146,7 @@ export async function createLoan(
       visibility: 'shared',
       data: { stage: 'lead', ...(assignee ? { assignee: { id: assignee.id, name: assignee.name } } : {}) },
     });
-    await createLoanChecklist(tx, row, principal.userId);
+    const counters = await createLoanChecklist(tx, row, principal.userId);
     await recordAudit(tx, {
       action: 'loan.created',
       actor: actorOf(principal),
@@ -154,7 +155,7 @@ export async function createLoan(
       data: { loanId: row.id, borrower: row.borrowerName, property: formatPropertyAddress(row) },
     });
     await notifyAssignee(deps, tx, row, assignee ?? null, principal);
-    return loanDetail(tx, row);
+    return loanDetail(tx, { ...row, ...counters });
   });
 }
 

@@ -141,11 +141,12 @@ describe.each(backends)('loan files on %s', (backend) => {
 
     const toApplication = await move('lead', 'application', 'Application received');
     expect(toApplication.statusCode).toBe(200);
-    expect(toApplication.json<LoanDetail>()).toMatchObject({ stage: 'application', progress: 10, daysInStage: 0 });
+    // 0.6 × 1 ÷ 10 of the stage, and none of the checklist's required items approved yet.
+    expect(toApplication.json<LoanDetail>()).toMatchObject({ stage: 'application', progress: 6, daysInStage: 0 });
 
     expect((await move('application', 'declined')).statusCode).toBe(400);
     const declined = await move('application', 'declined', 'DSCR below 1.0');
-    expect(declined.json<LoanDetail>()).toMatchObject({ stage: 'declined', leftFromStage: 'application', progress: 10 });
+    expect(declined.json<LoanDetail>()).toMatchObject({ stage: 'declined', leftFromStage: 'application', progress: 6 });
     expect((await move('declined', 'underwriting')).statusCode).toBe(400);
     const reopened = await move('declined', 'application');
     expect(reopened.json<LoanDetail>()).toMatchObject({ stage: 'application', leftFromStage: null });
@@ -264,7 +265,7 @@ describe.each(backends)('loan files on %s', (backend) => {
       expect(text).not.toContain(secret);
     expect(body).toMatchObject({
       stage: 'application',
-      progress: 10,
+      progress: 6,
       team: { name: 'Harbor Lending' },
       contact: { name: 'Asha Assistant', email: assistant.email },
     });

@@ -86,6 +86,8 @@ export async function loansOfParticipant(db: Db, userId: string) {
         stage: loan.stage,
         leftFromStage: loan.leftFromStage,
         stageEnteredAt: loan.stageEnteredAt,
+        borrowerRequiredItems: loan.borrowerRequiredItems,
+        borrowerApprovedItems: loan.borrowerApprovedItems,
       },
       role: loanParticipant.role,
       team: { id: team.id, name: team.name, accentColor: team.accentColor, logoSha256: team.logoSha256 },

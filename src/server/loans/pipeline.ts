@@ -1,17 +1,17 @@
-import { daysInStage, loanProgress, STAGE_LABELS, type LoanStage } from '../../shared/domain/loan-stages';
+import { daysInStage, STAGE_LABELS, type LoanStage } from '../../shared/domain/loan-stages';
 import { formatPropertyAddress, LOAN_PURPOSE_LABELS } from '../../shared/domain/loan-fields';
 import { CSV_ROWS_MAX, type PipelinePage, type PipelineQuery, type PipelineRow } from '../../shared/schemas/loans';
 import { formatDollarsDecimal } from '../../shared/money';
 import type { Db } from '../db/client';
-import type { LoanRow } from '../db/schema';
 import { csvFile, csvRow } from '../platform/http/csv';
+import { teamProgress } from './loan-record';
 import * as q from './loans.queries';
 
 /** Today in UTC, unless the browser said what its today is. */
 const todayOf = (query: PipelineQuery, now: Date) => query.today ?? now.toISOString().slice(0, 10);
 
 function pipelineRow(
-  { loan, assigneeName, assigneeEmail }: { loan: LoanRow; assigneeName: string | null; assigneeEmail: string | null },
+  { loan, assigneeName, assigneeEmail }: { loan: q.PipelineLoan; assigneeName: string | null; assigneeEmail: string | null },
   now: Date,
 ): PipelineRow {
   return {
@@ -26,8 +26,10 @@ function pipelineRow(
     purpose: loan.purpose,
     stage: loan.stage,
     leftFromStage: loan.leftFromStage,
-    progress: loanProgress(loan.stage, { leftFrom: loan.leftFromStage }),
-    outstandingDocuments: null,
+    progress: teamProgress(loan),
+    requiredDocuments: loan.requiredItems,
+    approvedDocuments: loan.approvedItems,
+    outstandingDocuments: loan.outstandingItems,
     daysInStage: daysInStage(loan.stageEnteredAt, now),
     targetClosingDate: loan.targetClosingDate,
     lastActivityAt: loan.lastActivityAt.toISOString(),
@@ -56,6 +58,7 @@ const CSV_HEADER = [
   'Loan amount',
   'Stage',
   'Progress %',
+  'Outstanding docs',
   'Days in stage',
   'Target closing',
   'Last activity (UTC)',
@@ -78,6 +81,7 @@ export async function pipelineCsv(db: Db, teamId: string, query: PipelineQuery, 
         formatDollarsDecimal(r.loanAmountCents),
         STAGE_LABELS[r.stage],
         r.progress,
+        r.outstandingDocuments,
         r.daysInStage,
         r.targetClosingDate,
         r.lastActivityAt,

@@ -24,8 +24,19 @@ export const ROUTE_ACCESS = [
    * (`decideLoanAccess`, with the table of the feature that declares it).
    */
   'loan',
+  /**
+   * The holder of a live third-party upload link, by the token in its
+   * `Authorization: Bearer` header and nothing else (no session): the link's
+   * own item, to upload to it once. Anyone else is answered as for an
+   * unknown route.
+   */
+  'upload-link',
 ] as const;
 export type RouteAccess = (typeof ROUTE_ACCESS)[number];
+
+/** The accesses a credential other than the session grants (a feature resolves the credential, `Feature.credentials`). */
+export const CREDENTIAL_ACCESS = ['upload-link'] as const satisfies readonly RouteAccess[];
+export type CredentialAccess = (typeof CREDENTIAL_ACCESS)[number];
 
 export const TEAM_ROLES = ['owner', 'assistant'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
@@ -90,11 +101,15 @@ export interface AccessTarget {
    * their role.
    */
   hidden?: boolean;
+  /** For an `upload-link` route: the live link its token names (an unknown token resolves to nothing; a used, expired or withdrawn one is refused). */
+  uploadLink?: { linkId: string; loanId: string; itemId: string };
 }
 
 /** `loanRoles`: for a `loan` route, the roles its loan action allows (from the features' tables). */
 export function decideAccess(access: RouteAccess, principal: Principal, target: AccessTarget = {}, loanRoles?: readonly LoanRoleName[]): AccessDecision {
   if (access === 'public') return 'allow';
+  // The link is the whole credential: whoever else calls, signed in or not, finds nothing there.
+  if (access === 'upload-link') return target.uploadLink && !target.hidden ? 'allow' : 'hidden';
   if (principal.kind !== 'user') return access === 'platform-admin' ? 'hidden' : 'unauthenticated';
   if (target.hidden) return 'hidden';
   switch (access) {

@@ -27,6 +27,9 @@ export const AUDIT_ACTION_LABELS = {
   'document.downloaded': 'Downloaded a document',
   'document.approved': 'Approved a document',
   'document.needs_revision': 'Sent a document back for revision',
+  'upload_link.sent': 'Sent a third party an upload link',
+  'upload_link.revoked': 'Withdrew an upload link',
+  'package.downloaded': 'Downloaded the lender package',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];

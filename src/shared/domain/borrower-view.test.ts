@@ -105,7 +105,9 @@ const ALLOWED: (keyof BorrowerLoanView)[] = [
 ];
 
 describe('toBorrowerLoanView', () => {
-  const view = toBorrowerLoanView({ loan: detail, role: 'co_borrower', team, contact });
+  // The team's progress (60) counts internal items too; the borrower's is over their visible ones: 0.6 × 0.6 + 0.4 × 5 ÷ 10 → 56.
+  const documents = { borrowerRequiredItems: 10, borrowerApprovedItems: 5 };
+  const view = toBorrowerLoanView({ loan: detail, documents, role: 'co_borrower', team, contact });
 
   it('has exactly the allow-listed keys', () => {
     expect(Object.keys(view).sort()).toEqual([...ALLOWED].sort());
@@ -141,7 +143,7 @@ describe('toBorrowerLoanView', () => {
       leftFromStage: null,
       stageEnteredAt: '2027-01-10T12:00:00.000Z',
       daysInStage: 4,
-      progress: 60,
+      progress: 56,
       stageHistory: [
         { to: 'lead', at: '2027-01-01T12:00:00.000Z' },
         { to: 'underwriting', at: '2027-01-10T12:00:00.000Z' },
@@ -187,7 +189,7 @@ describe('toBorrowerLoanView', () => {
   });
 
   it('has no contact when the loan has no assignee', () => {
-    expect(toBorrowerLoanView({ loan: detail, role: 'borrower', team, contact: null }).contact).toBeNull();
+    expect(toBorrowerLoanView({ loan: detail, documents, role: 'borrower', team, contact: null }).contact).toBeNull();
   });
 });
 
@@ -196,6 +198,8 @@ describe('toMyLoanCard', () => {
     loan: {
       ...detail,
       stageEnteredAt: new Date('2027-01-10T12:00:00.000Z'),
+      borrowerRequiredItems: 0,
+      borrowerApprovedItems: 0,
     },
     role: 'borrower' as const,
     team: { ...team, id: 'team-1', secret: 'not copied' },
@@ -225,6 +229,11 @@ describe('toMyLoanCard', () => {
   it('derives progress for an exited loan from where it left', () => {
     const card = toMyLoanCard({ ...source, loan: { ...source.loan, stage: 'withdrawn', leftFromStage: 'underwriting' } });
     expect(card.progress).toBe(60);
+  });
+
+  it('counts the borrower-visible documents only, as the loan page does', () => {
+    // 0.6 × 0.6 + 0.4 × 3 ÷ 4 = 0.66
+    expect(toMyLoanCard({ ...source, loan: { ...source.loan, borrowerRequiredItems: 4, borrowerApprovedItems: 3 } }).progress).toBe(66);
   });
 });
 

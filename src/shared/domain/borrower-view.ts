@@ -38,6 +38,7 @@ export interface BorrowerLoanView {
   leftFromStage: MainStage | null;
   stageEnteredAt: string;
   daysInStage: number;
+  /** The loan's progress over the borrower-visible checklist only (`borrowerProgress`): no internal item moves it. */
   progress: number;
   /** When the loan reached each stage (no notes, no names). */
   stageHistory: { to: LoanStage; at: string }[];
@@ -45,14 +46,31 @@ export interface BorrowerLoanView {
   contact: { name: string; email: string; phone: string | null } | null;
 }
 
+/** The loan's required documents among its borrower-visible items (the loan row's `borrower_*_items` counters). */
+export interface BorrowerDocumentCounts {
+  borrowerRequiredItems: number;
+  borrowerApprovedItems: number;
+}
+
+/**
+ * A loan's progress as its borrowers see it: the same formula (`loanProgress`)
+ * over the borrower-visible items alone. The team's figure counts internal
+ * items too, and a borrower who knows their own items could work the number
+ * of internal ones out of it; this one says nothing about them.
+ */
+export const borrowerProgress = (loan: { stage: LoanStage; leftFromStage: MainStage | null } & BorrowerDocumentCounts): number =>
+  loanProgress(loan.stage, { leftFrom: loan.leftFromStage, requiredItems: loan.borrowerRequiredItems, approvedRequiredItems: loan.borrowerApprovedItems });
+
 export interface BorrowerViewSource {
   loan: LoanDetail;
+  /** Counted over the borrower-visible items: what `progress` is made of. */
+  documents: BorrowerDocumentCounts;
   role: LoanParticipantRole;
   team: { name: string; accentColor: string; logoUrl: string | null };
   contact: { name: string; email: string; phone: string | null } | null;
 }
 
-export function toBorrowerLoanView({ loan, role, team, contact }: BorrowerViewSource): BorrowerLoanView {
+export function toBorrowerLoanView({ loan, documents, role, team, contact }: BorrowerViewSource): BorrowerLoanView {
   return {
     id: loan.id,
     role,
@@ -79,7 +97,7 @@ export function toBorrowerLoanView({ loan, role, team, contact }: BorrowerViewSo
     leftFromStage: loan.leftFromStage,
     stageEnteredAt: loan.stageEnteredAt,
     daysInStage: loan.daysInStage,
-    progress: loan.progress,
+    progress: borrowerProgress({ stage: loan.stage, leftFromStage: loan.leftFromStage, ...documents }),
     stageHistory: loan.stageHistory.map((change) => ({ to: change.to, at: change.at })),
     contact: contact ? { name: contact.name, email: contact.email, phone: contact.phone } : null,
   };
@@ -127,7 +145,7 @@ export interface MyLoanCard {
 }
 
 export interface MyLoanCardSource {
-  loan: {
+  loan: BorrowerDocumentCounts & {
     id: string;
     propertyStreet: string;
     propertyUnit: string | null;
@@ -156,7 +174,7 @@ export function toMyLoanCard({ loan, role, team }: MyLoanCardSource, now: Date =
     loanAmountCents: loan.loanAmountCents,
     stage: loan.stage,
     leftFromStage: loan.leftFromStage,
-    progress: loanProgress(loan.stage, { leftFrom: loan.leftFromStage }),
+    progress: borrowerProgress(loan),
     daysInStage: daysInStage(loan.stageEnteredAt, now),
   };
 }

@@ -57,9 +57,54 @@ export function nextItemStatus(status: ItemStatus, action: ItemAction): ItemStat
   return move.from.includes(status) ? move.to : null;
 }
 
-/** Done for the loan's progress: approved, waived, or confirmed not applicable. */
-export const isItemSettled = (status: ItemStatus, notApplicableConfirmed = false) =>
-  status === 'approved' || status === 'waived' || (status === 'not_applicable' && notApplicableConfirmed);
+/**
+ * How an item stands for the loan's documents (decision 013): its document is
+ * approved; it was dropped (waived by the team, or "not applicable" once the
+ * team confirms the borrower's claim: no longer needed, so out of the count);
+ * or it is still open. The tags of each are listed here once: the checklist
+ * view, the pipeline's counters (their SQL is built from these lists, in
+ * server/checklist/document-counts.ts) and the web all read them.
+ */
+export const APPROVED_STATUSES = ['approved'] as const satisfies readonly ItemStatus[];
+export const DROPPED_STATUSES = ['waived'] as const satisfies readonly ItemStatus[];
+/** Dropped only once the team confirms it: a borrower's claim alone is still open. */
+export const DROPPED_WHEN_CONFIRMED_STATUSES = ['not_applicable'] as const satisfies readonly ItemStatus[];
+
+export type ItemStanding = 'approved' | 'dropped' | 'open';
+
+export function itemStanding(status: ItemStatus, notApplicableConfirmed = false): ItemStanding {
+  if ((APPROVED_STATUSES as readonly ItemStatus[]).includes(status)) return 'approved';
+  if ((DROPPED_STATUSES as readonly ItemStatus[]).includes(status)) return 'dropped';
+  if ((DROPPED_WHEN_CONFIRMED_STATUSES as readonly ItemStatus[]).includes(status) && notApplicableConfirmed) return 'dropped';
+  return 'open';
+}
+
+/** Done with: approved, waived, or confirmed not applicable. */
+export const isItemSettled = (status: ItemStatus, notApplicableConfirmed = false) => itemStanding(status, notApplicableConfirmed) !== 'open';
+
+/**
+ * A loan's required documents, as its progress and the pipeline count them:
+ * `required` the required items still needed (approved or open; dropped ones
+ * leave the count), `approved` those approved, `outstanding` those open
+ * (required − approved).
+ */
+export interface DocumentCounts {
+  required: number;
+  approved: number;
+  outstanding: number;
+}
+
+export function documentCounts(items: readonly { required: boolean; status: ItemStatus; notApplicableConfirmed: boolean }[]): DocumentCounts {
+  let approved = 0;
+  let outstanding = 0;
+  for (const item of items) {
+    if (!item.required) continue;
+    const standing = itemStanding(item.status, item.notApplicableConfirmed);
+    if (standing === 'approved') approved += 1;
+    else if (standing === 'open') outstanding += 1;
+  }
+  return { required: approved + outstanding, approved, outstanding };
+}
 
 /**
  * An approved document expires when its date plus the item's validity falls

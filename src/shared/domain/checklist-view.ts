@@ -1,6 +1,6 @@
 import type { BorrowerChecklistItemView, ChecklistItemView } from '../schemas/checklist';
 import { EVERYONE_ON_LOAN, TEAM_ON_LOAN, type LoanActionTable } from './access';
-import { isItemSettled } from './checklist-status';
+import { documentCounts } from './checklist-status';
 
 /**
  * The checklist's loan actions: everyone on the loan reads the checklist
@@ -30,6 +30,6 @@ export function toBorrowerChecklistItem(item: ChecklistItemView): BorrowerCheckl
   };
 }
 
-/** Required items not yet settled: the pipeline's "outstanding documents". */
+/** Required items not yet settled: the pipeline's "outstanding documents" (`documentCounts`, one definition). */
 export const outstandingRequired = (items: readonly Pick<ChecklistItemView, 'required' | 'status' | 'notApplicableConfirmed'>[]) =>
-  items.filter((item) => item.required && !isItemSettled(item.status, item.notApplicableConfirmed)).length;
+  documentCounts(items).outstanding;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checklistChanges, checklistFor, DSCR_TEMPLATE } from './checklist-templates';
-import { isDocumentExpired, isItemSettled, ITEM_ACTIONS, ITEM_STATUSES, nextItemStatus } from './checklist-status';
+import { documentCounts, isDocumentExpired, isItemSettled, itemStanding, ITEM_ACTIONS, ITEM_STATUSES, nextItemStatus } from './checklist-status';
 import { LOAN_PURPOSES, PROPERTY_TYPES } from './loan-fields';
 
 const keysFor = (purpose: (typeof LOAN_PURPOSES)[number], type: (typeof PROPERTY_TYPES)[number]) =>
@@ -95,6 +95,34 @@ describe('item status tags', () => {
   it('counts approved, waived and confirmed not-applicable items as settled', () => {
     expect(ITEM_STATUSES.filter((status) => isItemSettled(status))).toEqual(['approved', 'waived']);
     expect(isItemSettled('not_applicable', true)).toBe(true);
+  });
+
+  it('counts required items still needed, approved and outstanding; waived and confirmed not-applicable ones leave the count', () => {
+    expect(ITEM_STATUSES.map((status) => [status, itemStanding(status)])).toEqual([
+      ['requested', 'open'],
+      ['uploaded', 'open'],
+      ['in_review', 'open'],
+      ['approved', 'approved'],
+      ['needs_revision', 'open'],
+      ['waived', 'dropped'],
+      ['not_applicable', 'open'], // claimed by a borrower, not yet confirmed
+      ['expired', 'open'],
+    ]);
+    expect(itemStanding('not_applicable', true)).toBe('dropped');
+    const item = (status: (typeof ITEM_STATUSES)[number], required = true, notApplicableConfirmed = false) => ({ status, required, notApplicableConfirmed });
+    expect(
+      documentCounts([
+        item('approved'),
+        item('approved', false),
+        item('requested'),
+        item('expired'),
+        item('waived'),
+        item('not_applicable'),
+        item('not_applicable', true, true),
+        item('requested', false),
+      ]),
+    ).toEqual({ required: 4, approved: 1, outstanding: 3 });
+    expect(documentCounts([])).toEqual({ required: 0, approved: 0, outstanding: 0 });
   });
 
   it('expires an approved document when its date plus validity falls before the day it must be good on', () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canMoveStage, daysInStage, loanProgress, MAIN_STAGES, stageChangeNeedsReason, STAGE_LABELS, timelineSteps } from './loan-stages';
 
@@ -53,6 +54,26 @@ describe('loan stages', () => {
     expect(loanProgress('appraisal_received', { requiredItems: 4, approvedRequiredItems: 3 })).toBe(60);
     expect(loanProgress('lead', { requiredItems: 10, approvedRequiredItems: 10 })).toBe(40);
     expect(loanProgress('funded', { requiredItems: 10, approvedRequiredItems: 0 })).toBe(100);
+  });
+
+  it('rounds an exact half up, never down by a floating-point hair', () => {
+    // 0.6 × 0.2 + 0.4 × 1 ÷ 16 = 0.145 exactly: 14.5 → 15 (100 × (0.6 × 0.2 + 0.4 × 0.0625) in floating point is 14.4999…).
+    expect(loanProgress('borrower_invited', { requiredItems: 16, approvedRequiredItems: 1 })).toBe(15);
+  });
+
+  it('is the exact fraction rounded half up, between the stage alone and the stage plus every document', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 500 }), fc.nat(), (step, required, seed) => {
+        const approved = seed % (required + 1);
+        const stage = MAIN_STAGES[step]!;
+        const n = 60 * step * required + 40 * 10 * approved;
+        const d = 10 * required;
+        const progress = loanProgress(stage, { requiredItems: required, approvedRequiredItems: approved });
+        expect(progress).toBe(Math.floor((2 * n + d) / (2 * d)));
+        expect(progress).toBeGreaterThanOrEqual(Math.floor(6 * step));
+        expect(progress).toBeLessThanOrEqual(Math.ceil(6 * step + 40));
+      }),
+    );
   });
 
   it('counts whole days in a stage', () => {

@@ -80,11 +80,19 @@ export function timelineSteps(stage: LoanStage, leftFrom?: MainStage | null): { 
  *   progress       = round(100 × stage share)                                  without required items
  *                  = round(100 × (STAGE_WEIGHT × stage share + (1 − STAGE_WEIGHT) × document share))  with them
  *
+ * Required items are those still needed: a waived item, or one confirmed not
+ * applicable, leaves both counts (`documentCounts` in checklist-status.ts).
  * Funded is always 100. An exited loan keeps the progress of the step it left.
- * Until the checklist exists no loan has required items, so progress comes
- * from the stage alone; the checklist adds its share without changing this.
+ *
+ * Computed as one fraction of whole numbers, so the result is exact (a half
+ * rounds up, never down by a floating-point hair) and PostgreSQL's `round` of
+ * the same fraction, which the pipeline sorts by, agrees with it
+ * (`progressSortKey` in server/loans/loans.queries.ts).
  */
-export const STAGE_WEIGHT = 0.6;
+export const STAGE_WEIGHT_PERCENT = 60;
+export const STAGE_WEIGHT = STAGE_WEIGHT_PERCENT / 100;
+/** The main line's last index (Funded): the stage share's denominator. */
+export const MAIN_STAGE_STEPS = MAIN_STAGES.length - 1;
 
 export function loanProgress(
   stage: LoanStage,
@@ -96,10 +104,12 @@ export function loanProgress(
 ): number {
   const at = isExitStage(stage) ? (leftFrom ?? 'lead') : stage;
   if (at === 'funded') return 100;
-  const stageShare = MAIN_STAGES.indexOf(at) / (MAIN_STAGES.length - 1);
-  if (requiredItems <= 0) return Math.round(100 * stageShare);
-  const documentShare = Math.min(1, Math.max(0, approvedRequiredItems / requiredItems));
-  return Math.round(100 * (STAGE_WEIGHT * stageShare + (1 - STAGE_WEIGHT) * documentShare));
+  const step = MAIN_STAGES.indexOf(at);
+  if (requiredItems <= 0) return Math.round((100 * step) / MAIN_STAGE_STEPS);
+  const approved = Math.min(requiredItems, Math.max(0, approvedRequiredItems));
+  // 100 × (W × step ÷ S + (1 − W) × approved ÷ required), over the common denominator S × required.
+  const numerator = STAGE_WEIGHT_PERCENT * step * requiredItems + (100 - STAGE_WEIGHT_PERCENT) * MAIN_STAGE_STEPS * approved;
+  return Math.round(numerator / (MAIN_STAGE_STEPS * requiredItems));
 }
 
 /** Whole days a loan has spent in its stage, counted from when it entered it. */

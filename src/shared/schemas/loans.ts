@@ -373,8 +373,11 @@ export interface PipelineRow {
   /** The main-line step an exited loan left from: where it reopens to. */
   leftFromStage: MainStage | null;
   progress: number;
-  /** Filled by the checklist; null until then. */
-  outstandingDocuments: number | null;
+  /** Required checklist items still needed (waived and confirmed not-applicable ones leave the count), and those approved: what progress counts. */
+  requiredDocuments: number;
+  approvedDocuments: number;
+  /** Required items still open (required − approved): the "Outstanding docs" column. */
+  outstandingDocuments: number;
   daysInStage: number;
   targetClosingDate: string | null;
   lastActivityAt: string;

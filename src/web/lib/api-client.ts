@@ -15,12 +15,12 @@ export class ApiError extends Error {
   }
 }
 
-/** JSON in, JSON out; throws ApiError and leaves what to show to the screen. */
-export function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+/** JSON in, JSON out; throws ApiError and leaves what to show to the screen. `headers`: a credential other than the session (an upload link's). */
+export function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> {
   const hasBody = init.body !== undefined;
   return send<T>(path, {
     method: init.method ?? (hasBody ? 'POST' : 'GET'),
-    headers: hasBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+    headers: { ...init.headers, ...(hasBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' }) },
     body: hasBody ? JSON.stringify(init.body) : undefined,
     signal: init.signal,
   });

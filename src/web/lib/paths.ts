@@ -11,6 +11,8 @@ export const paths = {
   joinWaitlist: '/join-waitlist',
   dscrCalculator: '/dscr-calculator',
   invite: '/invite',
+  /** A third party's upload link (`/upload#<token>`): no account, no navigation. */
+  upload: '/upload',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   app: '/app',

@@ -72,6 +72,21 @@ export const loan = pgTable(
     activitySeq: integer().notNull().default(0),
     /** Likewise for its newest shared activity row (`shared_seq`). */
     sharedActivitySeq: integer().notNull().default(0),
+    /**
+     * The loan's required documents, counted from its checklist by
+     * `refreshLoanDocumentCounts` (checklist/document-counts.ts) in every
+     * transaction that changes an item: required items still needed, and
+     * those of them approved (`documentCounts` in shared/domain/checklist-status.ts).
+     */
+    requiredItems: integer().notNull().default(0),
+    approvedItems: integer().notNull().default(0),
+    /** Required items still open: the pipeline's "Outstanding docs", and its sort (loan_team_outstanding_idx). */
+    outstandingItems: integer()
+      .notNull()
+      .generatedAlwaysAs(sql`required_items - approved_items`),
+    /** The same two counts over the borrower-visible items only: a borrower's progress, which no internal item moves. */
+    borrowerRequiredItems: integer().notNull().default(0),
+    borrowerApprovedItems: integer().notNull().default(0),
     /** Lower-cased borrower name and e-mail, entity, address and lender loan number: what the pipeline's search reads. */
     searchText: text()
       .notNull()
@@ -86,11 +101,17 @@ export const loan = pgTable(
     // Search is a substring match (`like '%word%'`) on search_text: trigrams keep it off a full scan (pg_trgm, migration 0008).
     index('loan_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('loan_assignee_idx').on(t.assigneeId),
+    // The pipeline sorted by outstanding documents, either way, reads this in order (the top of a page, not every loan sorted).
+    index('loan_team_outstanding_idx').on(t.teamId, t.outstandingItems, t.id),
     check('loan_stage_check', sql`${t.stage} in (${inList(LOAN_STAGES)})`),
     check('loan_left_from_check', sql`(${t.stage} in ('withdrawn', 'declined')) = (${t.leftFromStage} is not null)`),
     check('loan_property_type_check', sql`${t.propertyType} in (${inList(PROPERTY_TYPES)})`),
     check('loan_purpose_check', sql`${t.purpose} in (${inList(LOAN_PURPOSES)})`),
     check('loan_prepayment_check', sql`${t.prepaymentKind} in (${inList(PREPAYMENT_KINDS)})`),
+    check(
+      'loan_document_counts_check',
+      sql`0 <= ${t.approvedItems} and ${t.approvedItems} <= ${t.requiredItems} and 0 <= ${t.borrowerApprovedItems} and ${t.borrowerApprovedItems} <= ${t.borrowerRequiredItems} and ${t.borrowerRequiredItems} <= ${t.requiredItems}`,
+    ),
     check('loan_money_check', sql`${t.valueCents} > 0 and ${t.loanAmountCents} > 0 and ${t.noteRateMilli} > 0`),
   ],
 );

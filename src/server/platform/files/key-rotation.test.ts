@@ -124,7 +124,7 @@ describe.each(databasesAndStores)('rotate-master-key with MASTER_KEY on %s with 
 });
 
 describe.each(databasesAndStores)('rotate-master-key in embedded mode on %s with %s storage', (backend: Backend, storage: StorageKind) => {
-  // No MASTER_KEY: the app generates one into DATA_DIR/keys, as on the embedded database.
+  // No MASTER_KEY: the key is the one generated into DATA_DIR/keys.
   const api = setupApi(backend, { storage, env: { MASTER_KEY: '' } });
   let files: Awaited<ReturnType<typeof loanWithFiles>>;
   beforeAll(async () => {

@@ -14,6 +14,15 @@ export interface EnqueueOptions {
    * A pending or dead job keeps them: it still has to run (decision 002).
    */
   secretFields?: string[];
+  /**
+   * At most one pending job of the queue has this key: enqueuing again while
+   * one is pending updates that job instead (its `runAt` becomes this one's,
+   * its payload this one's, with the arrays named in `mergeArrays` holding
+   * both jobs' values). A debounced mail: "later requests join it".
+   */
+  dedupKey?: string;
+  /** With `dedupKey`: top-level array fields of the (object) payload whose values are kept from both jobs, each value once. */
+  mergeArrays?: string[];
 }
 
 /** The payload key listing its secret fields; removed with them when the job is done, and never shown to a handler. */
@@ -28,18 +37,39 @@ export const CLEARED_FIELDS_KEY = '$cleared';
  */
 export async function enqueueJob(db: Db, queue: string, payload: unknown, options: EnqueueOptions = {}): Promise<number> {
   const stored = options.secretFields?.length ? withSecretFields(payload, options.secretFields) : payload;
-  const [row] = await db
-    .insert(job)
-    .values({
-      queue,
-      payload: stored,
-      ...(options.runAt ? { runAt: options.runAt } : {}),
-      ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
-    })
-    .returning({ id: job.id });
+  const insert = db.insert(job).values({
+    queue,
+    payload: stored,
+    ...(options.runAt ? { runAt: options.runAt } : {}),
+    ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
+    ...(options.dedupKey ? { dedupKey: options.dedupKey } : {}),
+  });
+  const [row] = await (
+    options.dedupKey
+      ? insert.onConflictDoUpdate({
+          target: [job.queue, job.dedupKey],
+          targetWhere: sql`${job.status} = 'pending' and ${job.dedupKey} is not null`,
+          set: { runAt: sql`excluded.run_at`, payload: mergedPayload(options.mergeArrays ?? []), updatedAt: sql`now()` },
+        })
+      : insert
+  ).returning({ id: job.id });
   if (!row) throw new Error('enqueueJob: insert returned no row');
   noteJobEnqueued();
   return row.id;
+}
+
+/**
+ * The payload of a pending job enqueued again with its key: the new payload,
+ * with each of `arrays` holding the values of both (each once, in order).
+ */
+function mergedPayload(arrays: string[]) {
+  let merged = sql`excluded.payload`;
+  for (const field of arrays) {
+    const both = sql`coalesce(${job.payload} -> ${field}::text, '[]'::jsonb) || coalesce(excluded.payload -> ${field}::text, '[]'::jsonb)`;
+    const once = sql`(select coalesce(jsonb_agg(value order by first), '[]'::jsonb) from (select value, min(at) as first from jsonb_array_elements(${both}) with ordinality as e(value, at) group by value) as d)`;
+    merged = sql`(${merged} || jsonb_build_object(${field}::text, ${once}))`;
+  }
+  return merged;
 }
 
 function withSecretFields(payload: unknown, fields: string[]): Record<string, unknown> {
@@ -124,6 +154,15 @@ export async function pruneDoneJobs(db: Db, olderThanMs: number, batch = 1000): 
   }
 }
 
+/**
+ * A job going back to pending keeps its deduplication key unless another
+ * pending job of its queue took it meanwhile (enqueued while this one ran):
+ * then both run, each with what it was enqueued for.
+ */
+const dedupKeyUnlessTaken = sql`case when exists (select 1 from ${job} as other
+  where other.queue = ${job.queue} and other.dedup_key = ${job.dedupKey} and other.status = 'pending' and other.id <> ${job.id})
+  then null else ${job.dedupKey} end`;
+
 /** Schedules the next try, or ends the job as `dead` (kept, visible, retryable) after its last attempt. */
 export async function markJobFailed(db: Db, claimed: ClaimedJob, error: string, retryInMs: number) {
   const dead = claimed.attempts >= claimed.maxAttempts;
@@ -134,6 +173,7 @@ export async function markJobFailed(db: Db, claimed: ClaimedJob, error: string, 
       lockedUntil: null,
       lastError: error.slice(0, 2000),
       runAt: dead ? sql`${job.runAt}` : sql`now() + ${`${Math.round(retryInMs)} milliseconds`}::interval`,
+      ...(dead ? {} : { dedupKey: dedupKeyUnlessTaken }),
       finishedAt: dead ? sql`now()` : null,
       updatedAt: sql`now()`,
     })
@@ -165,7 +205,8 @@ export async function scheduleRecurringJob(db: Db, queue: string, everyMs: numbe
 export async function retryDeadJobs(db: Db, ids?: number[]): Promise<number> {
   const rows = await db
     .update(job)
-    .set({ status: 'pending', attempts: 0, runAt: sql`now()`, finishedAt: null, updatedAt: sql`now()` })
+    // A retried job runs on its own: several dead jobs of one key may come back at once.
+    .set({ status: 'pending', attempts: 0, runAt: sql`now()`, dedupKey: null, finishedAt: null, updatedAt: sql`now()` })
     .where(ids ? and(eq(job.status, 'dead'), inArray(job.id, ids)) : eq(job.status, 'dead'))
     .returning({ id: job.id });
   if (rows.length > 0) noteJobEnqueued();

@@ -212,6 +212,54 @@ describe.each(backends)('job worker on %s', (backend) => {
     expect((await database.db.select().from(job).where(eq(job.id, id)))[0]?.payload).toEqual({ to: 'team@example.com', text: 'A new sign-up' });
   });
 
+  it('keeps one pending job per deduplication key: enqueuing again moves its time and merges the arrays named, each value once', async () => {
+    const soon = new Date(Date.now() + 60_000);
+    const later = new Date(Date.now() + 120_000);
+    const first = await enqueueJob(database.db, 'test.digest', { to: 'a', itemIds: ['x', 'y'] }, { dedupKey: 'k', runAt: soon, mergeArrays: ['itemIds'] });
+    const again = await enqueueJob(database.db, 'test.digest', { to: 'b', itemIds: ['y', 'z'] }, { dedupKey: 'k', runAt: later, mergeArrays: ['itemIds'] });
+    expect(again).toBe(first);
+    // Another key, or another queue with the same key, is a job of its own.
+    expect(await enqueueJob(database.db, 'test.digest', { itemIds: ['x'] }, { dedupKey: 'other', runAt: soon })).not.toBe(first);
+    expect(await enqueueJob(database.db, 'test.other', { itemIds: ['x'] }, { dedupKey: 'k', runAt: soon })).not.toBe(first);
+    const [row] = await database.db.select().from(job).where(eq(job.id, first));
+    expect(row?.payload).toEqual({ to: 'b', itemIds: ['x', 'y', 'z'] });
+    expect(row?.runAt.getTime()).toBe(later.getTime());
+    expect(await countJobsByStatus(database.db)).toMatchObject({ pending: 3 });
+  });
+
+  it('starts a new job for a key once the one before has run, and lets a failed one retry beside a newer one', async () => {
+    const seen: unknown[] = [];
+    let fail = false;
+    const digest = worker({
+      'test.digest': async (payload) => {
+        if (fail) throw new Error('down');
+        seen.push(payload);
+      },
+    });
+    const first = await enqueueJob(database.db, 'test.digest', { itemIds: ['a'] }, { dedupKey: 'k', mergeArrays: ['itemIds'] });
+    expect(await digest.runOnce()).toBe(1);
+    expect(seen).toEqual([{ itemIds: ['a'] }]);
+    const second = await enqueueJob(database.db, 'test.digest', { itemIds: ['b'] }, { dedupKey: 'k', mergeArrays: ['itemIds'] });
+    expect(second).not.toBe(first);
+
+    // While the second runs (and fails), a request arrives: a job of its own, which keeps the key.
+    fail = true;
+    await database.db
+      .update(job)
+      .set({ status: 'running', lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(job.id, second));
+    const third = await enqueueJob(database.db, 'test.digest', { itemIds: ['c'] }, { dedupKey: 'k', runAt: new Date(Date.now() + 60_000) });
+    expect(third).not.toBe(second);
+    expect(await digest.runOnce()).toBe(1);
+    const rows = await database.db
+      .select()
+      .from(job)
+      .where(sql`${job.id} in (${second}, ${third})`);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(second)).toMatchObject({ status: 'pending', dedupKey: null, lastError: 'down' });
+    expect(byId.get(third)).toMatchObject({ status: 'pending', dedupKey: 'k' });
+  });
+
   it('deletes done jobs past their retention when the worker starts, and keeps every other job', async () => {
     const ids = {
       oldDone: await enqueueJob(database.db, 'test.echo', { n: 'old done' }),

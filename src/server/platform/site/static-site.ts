@@ -16,7 +16,13 @@ const PRERENDERED_ROUTES: Record<string, string> = {
 };
 
 /** Pages rendered in the browser only, from the bare shell. */
-const CLIENT_ROUTES = ['/forgot-password', '/reset-password', '/invite', '/app', '/app/*'];
+const CLIENT_ROUTES = ['/forgot-password', '/reset-password', '/invite', '/upload', '/app', '/app/*'];
+
+/**
+ * A third party's upload page: its token is in the fragment, which no Referer carries, and the page
+ * sends no Referer at all besides, so nothing it links to or loads learns where it came from.
+ */
+const NO_REFERRER_ROUTES = new Set(['/upload']);
 
 /**
  * Fills the prerender tokens with the configured, HTML-escaped values, and the
@@ -92,7 +98,11 @@ export async function registerStaticSite(
     app.get(url, (request, reply) => sendPage(request, reply, name));
   }
   // Client-rendered pages: password reset, the invitation page and the signed-in app.
-  for (const url of CLIENT_ROUTES) app.get(url, (request, reply) => sendPage(request, reply, 'shell'));
+  for (const url of CLIENT_ROUTES)
+    app.get(url, (request, reply) => {
+      if (NO_REFERRER_ROUTES.has(url)) void reply.header('referrer-policy', 'no-referrer');
+      return sendPage(request, reply, 'shell');
+    });
 
   await app.register(fastifyStatic, {
     root: webDir,

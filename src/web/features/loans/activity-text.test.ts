@@ -30,3 +30,13 @@ describe('activity lines of documents', () => {
     expect(activityLines(row('document.downloaded', {}))).toEqual(['Asha Assistant downloaded a file']);
   });
 });
+
+describe('activity lines of the lender package', () => {
+  it('says who downloaded it and how many documents it held', () => {
+    expect(activityLines(row('package.downloaded', { documents: 3, files: 6, bytes: 123_456 }))).toEqual([
+      'Asha Assistant downloaded the lender package (3 documents)',
+    ]);
+    expect(activityLines(row('package.downloaded', { documents: 1 }))).toEqual(['Asha Assistant downloaded the lender package (1 document)']);
+    expect(activityLines(row('package.downloaded', {}))).toEqual(['Asha Assistant downloaded the lender package (documents)']);
+  });
+});

@@ -136,6 +136,14 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} viewed ${String(data.name ?? 'a file')}`];
     case 'document.downloaded':
       return [`${who} downloaded ${String(data.name ?? 'a file')}`];
+    case 'document.link_sent':
+      return [`${who} sent ${String(data.name ?? 'a third party')} (${String(data.email ?? '')}) an upload link for ${itemLabel(data)}`];
+    case 'document.link_revoked':
+      return [`${who} withdrew the upload link sent to ${String(data.email ?? 'a third party')} for ${itemLabel(data)}`];
+    case 'package.downloaded':
+      return [
+        `${who} downloaded the lender package (${typeof data.documents === 'number' ? `${data.documents} document${data.documents === 1 ? '' : 's'}` : 'documents'})`,
+      ];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }

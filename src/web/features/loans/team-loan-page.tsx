@@ -19,6 +19,7 @@ import { useUpdateLoan } from './api/update-loan';
 import { ActivityFeed } from './components/activity-feed';
 import { ChecklistPanel } from './components/checklist-panel';
 import { DscrFigures } from './components/dscr-figures';
+import { LenderPackageLink } from './components/lender-package-link';
 import { LoanActions } from './components/loan-actions';
 import { LoanDetails } from './components/loan-details';
 import { LoanForm } from './components/loan-form';
@@ -94,7 +95,7 @@ export function TeamLoanPage({ loan }: { loan: LoanDetail }) {
             </div>
           </Card>
 
-          <Card title="Document checklist">
+          <Card title="Document checklist" action={<LenderPackageLink loanId={loan.id} />}>
             <ChecklistPanel loanId={loan.id} />
           </Card>
 

@@ -17,6 +17,7 @@ import { useRemoveChecklistItem } from '../api/remove-checklist-item';
 import { useReorderChecklist } from '../api/reorder-checklist';
 import { ItemDocuments } from './item-documents';
 import { ItemStatusChip } from './item-status-chip';
+import { UploadLinksDialog } from './upload-links-dialog';
 
 const PROVIDER_LABELS: Record<ItemProvider, string> = { borrower: 'Borrower', third_party: 'Third party' };
 
@@ -30,6 +31,7 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
   const toast = useToast();
   const [asking, setAsking] = useState<{ item: ChecklistItemView; action: 'waive' } | null>(null);
   const [removing, setRemoving] = useState<ChecklistItemView | null>(null);
+  const [linksOf, setLinksOf] = useState<ChecklistItemView | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const panelIds = useId();
@@ -123,6 +125,11 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
                     </Button>
                   </>
                 ) : null}
+                {item.provider === 'third_party' ? (
+                  <Button size="sm" variant="secondary" aria-label={`Upload links: ${item.label}`} onClick={() => setLinksOf(item)}>
+                    Upload link
+                  </Button>
+                ) : null}
                 {nextItemStatus(item.status, 'waive') ? (
                   <Button size="sm" variant="secondary" aria-label={`Waive ${item.label}`} onClick={() => setAsking({ item, action: 'waive' })}>
                     Waive
@@ -171,6 +178,7 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
         ))}
       </ol>
       <AddItemForm loanId={loanId} />
+      <UploadLinksDialog loanId={loanId} item={linksOf} onClose={() => setLinksOf(null)} />
       <ReasonDialog
         open={asking !== null}
         title={`Waive ${asking?.item.label ?? 'the item'}`}

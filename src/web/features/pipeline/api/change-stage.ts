@@ -37,7 +37,7 @@ export function showMove(queryClient: QueryClient, teamId: string, { row, to }: 
     stage: to,
     leftFromStage: leftFrom,
     daysInStage: 0,
-    progress: loanProgress(to, { leftFrom }),
+    progress: loanProgress(to, { leftFrom, requiredItems: row.requiredDocuments, approvedRequiredItems: row.approvedDocuments }),
     lastActivityAt: new Date().toISOString(),
   };
   for (const [key, data] of queryClient.getQueriesData<PipelinePage>({ queryKey: pipelineKey(teamId) })) {

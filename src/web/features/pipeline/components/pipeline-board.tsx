@@ -162,6 +162,9 @@ function Card({
         <span className="font-semibold text-slate-900 tabular-nums">{formatWholeDollars(row.loanAmountCents)}</span>
         <span className="text-slate-600">{plural(row.daysInStage, 'day', 'days')} in stage</span>
       </p>
+      <p className="mt-1 text-sm text-slate-600">
+        {row.outstandingDocuments > 0 ? `${plural(row.outstandingDocuments, 'document', 'documents')} outstanding` : 'No documents outstanding'}
+      </p>
       <MoveMenu row={row} busy={busy} onMove={onMove} />
     </li>
   );

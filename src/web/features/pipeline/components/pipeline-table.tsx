@@ -10,6 +10,7 @@ import { plural } from '../../../lib/plural';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { EmptyCell } from '../../../ui/empty-cell';
+import { CheckIcon } from '../../../ui/icons';
 import { ScrollTable, TableHead } from '../../../ui/scroll-table';
 import { SortHeader } from '../../../ui/sort-header';
 import type { SortDirection } from '../pipeline-view';
@@ -97,7 +98,9 @@ function LoanRow({ row, today }: { row: PipelineRow; today: string }) {
       <td className="px-3 py-3">
         <Progress value={row.progress} />
       </td>
-      <td className="px-3 py-3 text-center text-slate-700 tabular-nums">{row.outstandingDocuments ?? <EmptyCell />}</td>
+      <td className="px-3 py-3 text-center text-slate-700 tabular-nums">
+        <OutstandingDocs count={row.outstandingDocuments} />
+      </td>
       <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">{plural(row.daysInStage, 'day', 'days')}</td>
       <td className="px-3 py-3 whitespace-nowrap">
         {row.targetClosingDate ? (
@@ -114,6 +117,17 @@ function LoanRow({ row, today }: { row: PipelineRow; today: string }) {
       </td>
       <td className="px-3 py-3 text-slate-700">{row.assignee?.name ?? <span className="text-slate-600">Unassigned</span>}</td>
     </tr>
+  );
+}
+
+/** Required documents still open: the number, or a check and "None" when every one is settled. */
+export function OutstandingDocs({ count }: { count: number }) {
+  if (count > 0) return <>{count.toLocaleString('en-US')}</>;
+  return (
+    <span className="inline-flex items-center gap-1 text-green-800">
+      <CheckIcon className="size-4" />
+      None
+    </span>
   );
 }
 

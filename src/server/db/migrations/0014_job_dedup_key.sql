@@ -1,0 +1,2 @@
+ALTER TABLE "job" ADD COLUMN "dedup_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "job_pending_dedup_key" ON "job" USING btree ("queue","dedup_key") WHERE "job"."status" = 'pending' and "job"."dedup_key" is not null;
