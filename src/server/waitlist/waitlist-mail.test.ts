@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createLogger, createRuntime, type Runtime } from '../runtime';
@@ -15,11 +14,7 @@ describe.each(backends)('waitlist mail through a real SMTP peer on %s', (backend
   beforeAll(async () => {
     await smtp.start();
     if (backend === 'postgres') pgDatabase = await createTestDatabase('postgres');
-    // DATABASE_URL needs a MASTER_KEY (several instances share it).
-    const config = testConfig({
-      SMTP_URL: smtp.url,
-      ...(pgDatabase?.url ? { DATABASE_URL: pgDatabase.url, MASTER_KEY: randomBytes(32).toString('base64') } : {}),
-    });
+    const config = testConfig({ SMTP_URL: smtp.url, ...(pgDatabase?.url ? { DATABASE_URL: pgDatabase.url } : {}) });
     runtime = await createRuntime(config, {
       logger: createLogger({ logLevel: 'silent' }),
       distDir: '/nonexistent',
