@@ -40,6 +40,13 @@ const USERS = Number(process.env.BENCH_PIPELINE_USERS ?? 10);
 /** Requests per user when they all load at once. */
 const PER_USER = Number(process.env.BENCH_PIPELINE_PER_USER ?? 100);
 const WARMUP = 50;
+/**
+ * Unmeasured requests per user before the users' measured ones: enough for the
+ * app's pool to open all its connections and for each new PostgreSQL backend to
+ * warm its caches. With 5, whichever view came first at ten users paid for it
+ * (its p95 about twice the next view's, in either order).
+ */
+const WARMUP_PER_USER = 20;
 /** A surname the seed gives about one borrower in forty. */
 const SEARCH = process.env.BENCH_PIPELINE_SEARCH ?? 'okafor';
 
@@ -402,7 +409,7 @@ export async function runPipeline() {
         const probe = await get(users[0], view);
         const page = JSON.parse(probe.body);
         const one = await atOnce([users[0]], REQUESTS, WARMUP, (user) => get(user, view));
-        const many = view.atOnce ? await atOnce(users, PER_USER, 5, (user) => get(user, view)) : null;
+        const many = view.atOnce ? await atOnce(users, PER_USER, WARMUP_PER_USER, (user) => get(user, view)) : null;
         out[view.name] = {
           url: url(view).slice(base.length),
           total: page.total,
@@ -427,7 +434,10 @@ export async function runPipeline() {
     let sql;
     try {
       const q = ({ client }, name, text, values) => client.query({ name, text, values });
-      const both = async (users, times, fn) => ({ one: await atOnce(users.slice(0, 1), times, WARMUP, fn), many: await atOnce(users, PER_USER, 5, fn) });
+      const both = async (users, times, fn) => ({
+        one: await atOnce(users.slice(0, 1), times, WARMUP, fn),
+        many: await atOnce(users, PER_USER, WARMUP_PER_USER, fn),
+      });
       sql = { views: {}, steps: {}, lateral: {} };
       for (const view of VIEWS) {
         const params = view.search ? [seeded.teamId, view.search] : [seeded.teamId];
@@ -475,7 +485,7 @@ export async function runPipeline() {
       async (users, get, child) => {
         // The probe counts and profiles between two signals: after the warm-up, and after the last answer.
         const signal = () => child.kill('SIGUSR2');
-        const many = await atOnce(users, PER_USER, 5, (user) => get(user, VIEWS[0]), {
+        const many = await atOnce(users, PER_USER, WARMUP_PER_USER, (user) => get(user, VIEWS[0]), {
           before: async () => {
             signal();
             await sleep(500);
@@ -563,7 +573,7 @@ export async function runPipeline() {
       ``,
       `${result.date} · Node ${result.node} · ${result.cpus} CPUs, load average ${result.loadAverage.start} at the start and ${result.loadAverage.end} at the end (other work on the machine) · seeded by \`cli seed-demo --loans ${LOANS}\`, ${book.items.toLocaleString('en-US')} checklist items in one INSERT and \`cli refresh-document-counts\` in ${(seedMs / 1000).toFixed(1)} s (${book.outstanding} outstanding per loan on average)`,
       ``,
-      `1 user: ${REQUESTS} requests one at a time after ${WARMUP} warm-up. ${USERS} users: each on its own kept-alive connection and session (the demo owner and assistant, signed in ${USERS} times), ${PER_USER} requests each, all at once. Bare SELECTs: the page's rows then its stage counts on one \`pg\` connection per user, prepared, same concurrency.`,
+      `1 user: ${REQUESTS} requests one at a time after ${WARMUP} warm-up. ${USERS} users: each on its own kept-alive connection and session (the demo owner and assistant, signed in ${USERS} times), ${PER_USER} requests each after ${WARMUP_PER_USER} warm-up, all at once. Bare SELECTs: the page's rows then its stage counts on one \`pg\` connection per user, prepared, same concurrency.`,
       ``,
       `| view | loans in view | rows | answer bytes | users | API p50 / p95 / p99 ms | API answers/s | bare SELECTs p50 / p95 / p99 ms | bare SELECTs /s | API ÷ SELECTs (p95) |`,
       `|---|---|---|---|---|---|---|---|---|---|`,
