@@ -3,15 +3,67 @@
 // bounded time.
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { openSync, closeSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 /** The repository the benchmarks measure: this one, or BENCH_ROOT (a copy with changes to try). */
 export const root = path.resolve(process.env.BENCH_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
 /** bench/results, or BENCH_RESULTS_DIR (when measuring a copy, say). */
 export const resultsDir = path.resolve(process.env.BENCH_RESULTS_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), 'results'));
+
+/** `server` (a PostgreSQL URL) with its database replaced by `name`: a benchmark's scratch database on the same server. */
+export function scratchDatabaseUrl(server, name) {
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs `fn` with a connected pg client of `url`, and closes it after. */
+export async function withClient(url, fn) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Makes the scratch database `name` on `server` afresh (dropping what an earlier run left) and resolves with its URL. */
+export async function createScratchDatabase(server, name) {
+  await withClient(server, async (client) => {
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.query(`create database ${name}`);
+  });
+  return scratchDatabaseUrl(server, name);
+}
+
+/** Drops the scratch database `name` on `server`, if it can: a benchmark's last step, which must not hide its result. */
+export const dropScratchDatabase = (server, name) =>
+  withClient(server, (client) => client.query(`drop database if exists ${name} with (force)`)).catch(() => {});
+
+/**
+ * The environment of the built app under a benchmark: on 127.0.0.1:`port`
+ * with its own data folder, fresh secrets, no SMTP (mail goes to the file
+ * drop) and warnings only in its log; PGlite unless `databaseUrl`. `extra`
+ * adds or overrides variables.
+ */
+export const appEnv = ({ port, dataDir, databaseUrl = '' }, extra = {}) => ({
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
+  DATA_DIR: dataDir,
+  DATABASE_URL: databaseUrl,
+  AUTH_SECRET: randomBytes(32).toString('base64url'),
+  MASTER_KEY: randomBytes(32).toString('base64'),
+  SMTP_URL: '',
+  LOG_LEVEL: 'warn',
+  ...extra,
+});
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -9,15 +9,13 @@
 // body is exactly Content-Length long. The yardstick, in the same run: the
 // same 40 files downloaded one after another through
 // GET …/files/:fileId (the same decryption, no zip).
-import { spawn } from 'node:child_process';
-import { createHmac, randomBytes, randomFillSync } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import pg from 'pg';
-import { cpuMs, report, root, runIfMain, startNode } from './lib.mjs';
+import { appEnv, cpuMs, createScratchDatabase, dropScratchDatabase, median, report, runIfMain, scratchDatabaseUrl, startNode } from './lib.mjs';
+import { runNode, send, signIn } from './session.mjs';
 
 export const PACKAGE_FIRST_BYTE_TARGET_MS = 1000;
 const PORT = Number(process.env.BENCH_PACKAGE_PORT ?? 3316);
@@ -27,130 +25,7 @@ const ITEMS = Number(process.env.BENCH_PACKAGE_ITEMS ?? 40);
 const RUNS = Number(process.env.BENCH_PACKAGE_RUNS ?? 10);
 const WARMUP = 2;
 
-const databaseUrl = (() => {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-})();
-
-async function withClient(url, fn) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function run(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}:\n${err}`))));
-  });
-}
-
-/** RFC 6238 code of a base32 secret, as an authenticator app computes it. */
-function totp(secret, at = Date.now()) {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const bytes = [];
-  for (const char of secret) {
-    value = ((value << 5) | alphabet.indexOf(char)) & 0xffff;
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const digest = createHmac('sha1', Buffer.from(bytes)).update(counter).digest();
-  const offset = digest[digest.length - 1] & 15;
-  return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
-
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-/**
- * One request over a kept-alive connection. Resolves with the status, the
- * headers, the body (kept only when `keep`), its length, and the times (ms
- * from the start) of the headers, the first body byte and the end.
- */
-function send(method, url, { headers = {}, body, keep = true } = {}) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const since = () => Number(process.hrtime.bigint() - started) / 1e6;
-    const json = body !== undefined && !Buffer.isBuffer(body);
-    const req = request(
-      url,
-      {
-        method,
-        agent,
-        headers: {
-          ...(json ? { 'content-type': 'application/json' } : {}),
-          ...(Buffer.isBuffer(body) ? { 'content-type': 'application/octet-stream' } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        const headersMs = since();
-        let firstByteMs = null;
-        let bytes = 0;
-        const chunks = [];
-        res.on('data', (chunk) => {
-          firstByteMs ??= since();
-          bytes += chunk.length;
-          if (keep) chunks.push(chunk);
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode,
-            headers: res.headers,
-            body: Buffer.concat(chunks),
-            bytes,
-            headersMs,
-            firstByteMs,
-            totalMs: since(),
-            complete: res.complete,
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(json ? JSON.stringify(body) : body);
-  });
-}
-
-const cookiesOf = (response, jar = new Map()) => {
-  for (const line of [response.headers['set-cookie'] ?? []].flat()) {
-    const [pair] = line.split(';');
-    const [name, ...rest] = pair.split('=');
-    jar.set(name.trim(), rest.join('='));
-  }
-  return jar;
-};
-const cookieHeader = (jar) => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-
-async function signInOwner(base, owner) {
-  const origin = { origin: base };
-  const first = await send('POST', `${base}/api/auth/sign-in/email`, { headers: origin, body: { email: owner.email, password: owner.password } });
-  if (first.status !== 200) throw new Error(`sign-in answered ${first.status}: ${first.body}`);
-  const jar = cookiesOf(first);
-  const second = await send('POST', `${base}/api/auth/two-factor/verify-totp`, {
-    headers: { ...origin, cookie: cookieHeader(jar) },
-    body: { code: totp(owner.totpSecret) },
-  });
-  if (second.status !== 200) throw new Error(`the authenticator code answered ${second.status}: ${second.body}`);
-  return cookieHeader(cookiesOf(second, jar));
-}
+const databaseUrl = scratchDatabaseUrl(SERVER_URL, DATABASE);
 
 function pngChunk(type, data) {
   const length = Buffer.alloc(4);
@@ -178,11 +53,6 @@ function noisePng(width, height) {
   ]);
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const round = (value, digits = 1) => Number(value.toFixed(digits));
 const mbPerSecond = (bytes, ms) => round(bytes / 1e6 / (ms / 1000));
 
@@ -190,8 +60,8 @@ const mbPerSecond = (bytes, ms) => round(bytes / 1e6 / (ms / 1000));
 async function fillLoan(base, cookie, loanId) {
   const api = (method, url, body) => send(method, `${base}${url}`, { headers: { cookie, origin: base }, body });
   const must = async (response, status, what) => {
-    if (response.status !== status) throw new Error(`${what} answered ${response.status}: ${response.body.toString().slice(0, 300)}`);
-    return response.body.length ? JSON.parse(response.body.toString()) : null;
+    if (response.status !== status) throw new Error(`${what} answered ${response.status}: ${response.body.slice(0, 300)}`);
+    return response.body ? JSON.parse(response.body) : null;
   };
   let { items } = await must(await api('GET', `/api/loans/${loanId}/checklist`), 200, 'the checklist');
   for (let n = items.length; n < ITEMS; n++) {
@@ -225,27 +95,14 @@ async function fillLoan(base, cookie, loanId) {
 
 export async function runPackage() {
   const work = mkdtempSync(path.join(tmpdir(), 'coverly-bench-package-'));
-  await withClient(SERVER_URL, async (client) => {
-    await client.query(`drop database if exists ${DATABASE} with (force)`);
-    await client.query(`create database ${DATABASE}`);
-  });
+  await createScratchDatabase(SERVER_URL, DATABASE);
   const base = `http://127.0.0.1:${PORT}`;
-  const env = {
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: base,
-    DATA_DIR: path.join(work, 'data'),
-    DATABASE_URL: databaseUrl,
-    AUTH_SECRET: randomBytes(32).toString('base64url'),
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    SMTP_URL: '',
-    LOG_LEVEL: 'warn',
-  };
+  const env = appEnv({ port: PORT, dataDir: path.join(work, 'data'), databaseUrl });
   try {
-    const seeded = JSON.parse(await run(['dist/server/cli.js', 'seed-demo', '--loans', '1', '--json'], env));
+    const seeded = JSON.parse(await runNode(['dist/server/cli.js', 'seed-demo', '--loans', '1', '--json'], env));
     const app = await startNode(['dist/server/main.js'], { env, logFile: path.join(work, 'app.log'), readyUrl: `${base}/readyz` });
     try {
-      const cookie = await signInOwner(base, seeded.owner);
+      const cookie = await signIn(base, seeded.owner);
       const created = await send('POST', `${base}/api/teams/${seeded.teamId}/loans`, {
         headers: { cookie, origin: base },
         body: {
@@ -265,7 +122,7 @@ export async function runPackage() {
         },
       });
       if (created.status !== 201) throw new Error(`creating the loan answered ${created.status}: ${created.body}`);
-      const loanId = JSON.parse(created.body.toString()).id;
+      const loanId = JSON.parse(created.body).id;
       const fillStarted = Date.now();
       const files = await fillLoan(base, cookie, loanId);
       const fillMs = Date.now() - fillStarted;
@@ -301,7 +158,7 @@ export async function runPackage() {
 
       const packageBytes = downloads[0].bytes;
       const firstByte = downloads.map((d) => d.firstByteMs);
-      const total = downloads.map((d) => d.totalMs);
+      const total = downloads.map((d) => d.ms);
       const packageRate = mbPerSecond(packageBytes, median(total));
       const filesRate = mbPerSecond(yardstick[0].bytes, median(yardstick.map((y) => y.totalMs)));
       const summary = {
@@ -339,7 +196,7 @@ export async function runPackage() {
         downloads: downloads.map((d) => ({
           headersMs: round(d.headersMs),
           firstByteMs: round(d.firstByteMs),
-          totalMs: round(d.totalMs),
+          totalMs: round(d.ms),
           serverCpuMs: d.serverCpuMs,
         })),
         yardstick: yardstick.map((y) => ({ bytes: y.bytes, totalMs: round(y.totalMs), serverCpuMs: y.serverCpuMs })),
@@ -370,8 +227,7 @@ export async function runPackage() {
       await app.stop();
     }
   } finally {
-    agent.destroy();
-    await withClient(SERVER_URL, (client) => client.query(`drop database if exists ${DATABASE} with (force)`)).catch(() => {});
+    await dropScratchDatabase(SERVER_URL, DATABASE);
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -19,14 +19,13 @@
 // at ten users (bench/pipeline-probe.mjs times every statement it sends, the
 // wait for a pooled connection and the answer's JSON; a CPU profile says which
 // code the process spends its CPU in). The probed run is never the measured one.
-import { spawn } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { root, sleep, startNode, report, runIfMain } from './lib.mjs';
+import { appEnv, createScratchDatabase, dropScratchDatabase, root, scratchDatabaseUrl, sleep, startNode, report, runIfMain, withClient } from './lib.mjs';
+import { runNode, send, signIn } from './session.mjs';
 
 export const PIPELINE_P95_TARGET_MS = 50;
 export const PIPELINE_P95_TARGET_10_MS = 100;
@@ -50,101 +49,7 @@ const WARMUP_PER_USER = 20;
 /** A surname the seed gives about one borrower in forty. */
 const SEARCH = process.env.BENCH_PIPELINE_SEARCH ?? 'okafor';
 
-const databaseUrl = (() => {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-})();
-
-async function withClient(url, fn) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function run(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}:\n${err}`))));
-  });
-}
-
-/** RFC 6238 code of a base32 secret, as an authenticator app computes it. */
-function totp(secret, at = Date.now()) {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const bytes = [];
-  for (const char of secret) {
-    value = ((value << 5) | alphabet.indexOf(char)) & 0xffff;
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const digest = createHmac('sha1', Buffer.from(bytes)).update(counter).digest();
-  const offset = digest[digest.length - 1] & 15;
-  return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
-
-/** One HTTP request over `agent`'s kept-alive connection: status, headers, body, and the time to the last byte. */
-function send(agent, method, url, { headers = {}, body } = {}) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const req = request(url, { method, agent, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString(), ms: Number(process.hrtime.bigint() - started) / 1e6 }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body ? JSON.stringify(body) : undefined);
-  });
-}
-
-const cookiesOf = (response, jar = new Map()) => {
-  for (const line of [response.headers['set-cookie'] ?? []].flat()) {
-    const [pair] = line.split(';');
-    const [name, ...rest] = pair.split('=');
-    // An emptied cookie is an expired one: a browser stops sending it.
-    if (rest.join('=') === '') jar.delete(name.trim());
-    else jar.set(name.trim(), rest.join('='));
-  }
-  return jar;
-};
-const cookieHeader = (jar) => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-
-/** A session of `member`: password, then the authenticator's code or one of their backup codes. */
-async function signIn(base, member, second) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  try {
-    const origin = { origin: base };
-    const first = await send(agent, 'POST', `${base}/api/auth/sign-in/email`, { headers: origin, body: { email: member.email, password: member.password } });
-    if (first.status !== 200) throw new Error(`sign-in answered ${first.status}: ${first.body}`);
-    const jar = cookiesOf(first);
-    const verified = await send(agent, 'POST', `${base}/api/auth/two-factor/${second.totp ? 'verify-totp' : 'verify-backup-code'}`, {
-      headers: { ...origin, cookie: cookieHeader(jar) },
-      body: { code: second.totp ? totp(member.totpSecret) : second.backupCode },
-    });
-    if (verified.status !== 200) throw new Error(`the second step answered ${verified.status}: ${verified.body}`);
-    return cookieHeader(cookiesOf(verified, jar));
-  } finally {
-    agent.destroy();
-  }
-}
+const databaseUrl = scratchDatabaseUrl(SERVER_URL, DATABASE);
 
 /**
  * `USERS` sessions of the demo team: the owner with the authenticator, then
@@ -152,7 +57,7 @@ async function signIn(base, member, second) {
  * authenticator code is good once, and the demo team has two members).
  */
 async function signInUsers(base, seeded) {
-  const cookies = [await signIn(base, seeded.owner, { totp: true })];
+  const cookies = [await signIn(base, seeded.owner)];
   const used = { owner: 0, assistant: 0 };
   for (let i = 1; i < USERS; i++) {
     const who = i % 2 ? 'assistant' : 'owner';
@@ -344,30 +249,17 @@ function cpuByOrigin(profile) {
 
 export async function runPipeline() {
   const work = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'coverly-bench-pipeline-'));
-  await withClient(SERVER_URL, async (client) => {
-    await client.query(`drop database if exists ${DATABASE} with (force)`);
-    await client.query(`create database ${DATABASE}`);
-  });
+  await createScratchDatabase(SERVER_URL, DATABASE);
   const base = `http://127.0.0.1:${PORT}`;
-  const env = {
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: base,
-    DATA_DIR: path.join(work, 'data'),
-    DATABASE_URL: databaseUrl,
-    AUTH_SECRET: randomBytes(32).toString('base64url'),
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    SMTP_URL: '',
-    LOG_LEVEL: 'warn',
-  };
+  const env = appEnv({ port: PORT, dataDir: path.join(work, 'data'), databaseUrl });
   const agents = [];
   // Other work on the machine moves every figure: the load average at the start and the end of the run says how much there was.
   const loadAtStart = loadavg()[0];
   try {
     const seedStarted = Date.now();
-    const seeded = JSON.parse(await run(['dist/server/cli.js', 'seed-demo', '--loans', String(LOANS), '--json'], env));
+    const seeded = JSON.parse(await runNode(['dist/server/cli.js', 'seed-demo', '--loans', String(LOANS), '--json'], env));
     const items = await withClient(databaseUrl, async (c) => (await c.query(CHECKLIST_SQL)).rowCount);
-    await run(['dist/server/cli.js', 'refresh-document-counts'], env);
+    await runNode(['dist/server/cli.js', 'refresh-document-counts'], env);
     const seedMs = Date.now() - seedStarted;
     const book = await withClient(databaseUrl, async (c) => {
       const { rows } = await c.query(`select count(*)::int as items, count(distinct loan_id)::int as loans,
@@ -392,7 +284,7 @@ export async function runPipeline() {
           return { cookie, agent };
         });
         const get = async (user, view) => {
-          const response = await send(user.agent, 'GET', url(view), { headers: { cookie: user.cookie } });
+          const response = await send('GET', url(view), { agent: user.agent, headers: { cookie: user.cookie } });
           if (response.status !== 200) throw new Error(`${url(view)} answered ${response.status}: ${response.body}`);
           return response;
         };
@@ -625,7 +517,7 @@ export async function runPipeline() {
     return await report('pipeline', result, md, checks);
   } finally {
     for (const agent of agents) agent.destroy();
-    await withClient(SERVER_URL, (client) => client.query(`drop database if exists ${DATABASE} with (force)`)).catch(() => {});
+    await dropScratchDatabase(SERVER_URL, DATABASE);
     rmSync(work, { recursive: true, force: true });
   }
 }

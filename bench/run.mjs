@@ -11,6 +11,10 @@
 //             server memory growth (≤ 64 MB), event-loop p99 (≤ 20 ms)
 //   package   GET /api/loans/:loanId/package, 40 items of 1–2 MB each on
 //             PostgreSQL: first byte, beside the files one by one       (≤ 1 s)
+//   realtime  1,000 viewers of one loan's event stream: post → arrival
+//             p99 beside a bare node:http SSE server (≤ 100 ms), 0 lost
+//             or duplicated with 50 sockets cut, two instances on one
+//             PostgreSQL; memory per connection and CPU reported
 //
 // `npm run bench -- http waitlist` runs some of them. Results (markdown and
 // JSON) go to bench/results/; the exit code is 1 when a target is missed.
@@ -30,6 +34,7 @@ const BENCHMARKS = {
   pipeline: async () => (await import('./pipeline.mjs')).runPipeline(),
   uploads: async () => (await import('./uploads.mjs')).runUploads(),
   package: async () => (await import('./package.mjs')).runPackage(),
+  realtime: async () => (await import('./realtime.mjs')).runRealtime(),
 };
 
 const chosen = process.argv.slice(2);

@@ -39,44 +39,87 @@ export function totp(secret, at = Date.now()) {
   return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+/** One kept-alive connection, for the benchmarks that measure one client at a time. */
+const sharedAgent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One HTTP request over a kept-alive connection: status, headers, body, and the time to the last byte. */
-export function send(method, url, { headers = {}, body } = {}) {
+/**
+ * One HTTP request over a kept-alive connection: `agent`'s (a benchmark with
+ * several users at once gives each its own), else the shared one. A Buffer
+ * body goes as application/octet-stream, anything else as JSON. Resolves with
+ * the status, the headers, the body as text (empty unless `keep`: a large
+ * download is only counted), its length in bytes, whether it arrived whole, and
+ * the times in ms from the start of its headers, its first body byte and its
+ * last byte (`ms`).
+ */
+export function send(method, url, { headers = {}, body, agent = sharedAgent, keep = true } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = request(url, { method, agent, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+    const since = () => Number(process.hrtime.bigint() - started) / 1e6;
+    const binary = Buffer.isBuffer(body);
+    const json = body !== undefined && !binary;
+    const contentType = binary ? 'application/octet-stream' : json ? 'application/json' : null;
+    const req = request(url, { method, agent, headers: { ...(contentType ? { 'content-type': contentType } : {}), ...headers } }, (res) => {
+      const headersMs = since();
+      let firstByteMs = null;
+      let bytes = 0;
       const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('data', (chunk) => {
+        firstByteMs ??= since();
+        bytes += chunk.length;
+        if (keep) chunks.push(chunk);
+      });
       res.on('end', () =>
-        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString(), ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString(),
+          bytes,
+          complete: res.complete,
+          headersMs,
+          firstByteMs,
+          ms: since(),
+        }),
       );
+      res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(body ? JSON.stringify(body) : undefined);
+    req.end(json ? JSON.stringify(body) : body);
   });
 }
 
-const cookiesOf = (response, jar = new Map()) => {
+/** The cookies a response sets, added to `jar` (name → value). */
+export const cookiesOf = (response, jar = new Map()) => {
   for (const line of [response.headers['set-cookie'] ?? []].flat()) {
     const [pair] = line.split(';');
     const [name, ...rest] = pair.split('=');
-    jar.set(name.trim(), rest.join('='));
+    // An emptied cookie is an expired one: a browser stops sending it.
+    if (rest.join('=') === '') jar.delete(name.trim());
+    else jar.set(name.trim(), rest.join('='));
   }
   return jar;
 };
-const cookieHeader = (jar) => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+export const cookieHeader = (jar) => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 
-/** Signs in as a seeded owner (password, then the authenticator code) and resolves with the Cookie header. */
-export async function signInOwner(base, owner) {
-  const origin = { origin: base };
-  const first = await send('POST', `${base}/api/auth/sign-in/email`, { headers: origin, body: { email: owner.email, password: owner.password } });
-  if (first.status !== 200) throw new Error(`sign-in answered ${first.status}: ${first.body}`);
-  const jar = cookiesOf(first);
-  const second = await send('POST', `${base}/api/auth/two-factor/verify-totp`, {
-    headers: { ...origin, cookie: cookieHeader(jar) },
-    body: { code: totp(owner.totpSecret) },
-  });
-  if (second.status !== 200) throw new Error(`the authenticator code answered ${second.status}: ${second.body}`);
-  return cookieHeader(cookiesOf(second, jar));
+/**
+ * A session of a seeded `member` (password, then the second step: their
+ * authenticator's code, or `{ backupCode }`), over a connection of its own.
+ * Resolves with the Cookie header.
+ */
+export async function signIn(base, member, { backupCode } = {}) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const origin = { origin: base };
+    const first = await send('POST', `${base}/api/auth/sign-in/email`, { agent, headers: origin, body: { email: member.email, password: member.password } });
+    if (first.status !== 200) throw new Error(`sign-in answered ${first.status}: ${first.body}`);
+    const jar = cookiesOf(first);
+    const verified = await send('POST', `${base}/api/auth/two-factor/${backupCode ? 'verify-backup-code' : 'verify-totp'}`, {
+      agent,
+      headers: { ...origin, cookie: cookieHeader(jar) },
+      body: { code: backupCode ?? totp(member.totpSecret) },
+    });
+    if (verified.status !== 200) throw new Error(`the second step answered ${verified.status}: ${verified.body}`);
+    return cookieHeader(cookiesOf(verified, jar));
+  } finally {
+    agent.destroy();
+  }
 }

@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median, report, root, runIfMain, sleep, startNode } from './lib.mjs';
-import { runNode, send, signInOwner } from './session.mjs';
+import { appEnv, median, report, root, runIfMain, sleep, startNode } from './lib.mjs';
+import { runNode, send, signIn } from './session.mjs';
 
 const MB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_UPLOAD_MB ?? 1024) * MB;
@@ -147,18 +147,7 @@ async function startServer(args, env, work, name) {
 export async function runUploads() {
   const work = mkdtempSync(path.join(tmpdir(), 'coverly-bench-uploads-'));
   const base = `http://127.0.0.1:${APP_PORT}`;
-  const env = {
-    PORT: String(APP_PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: base,
-    DATA_DIR: path.join(work, 'data'),
-    DATABASE_URL: '',
-    AUTH_SECRET: randomBytes(32).toString('base64url'),
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    MAX_UPLOAD_MB: String(Math.ceil(SIZE / MB) + 16),
-    SMTP_URL: '',
-    LOG_LEVEL: 'warn',
-  };
+  const env = appEnv({ port: APP_PORT, dataDir: path.join(work, 'data') }, { MAX_UPLOAD_MB: String(Math.ceil(SIZE / MB) + 16) });
   const rounds = { app: { upload: [], download: [] }, bare: { upload: [], download: [] } };
   try {
     const seeded = JSON.parse(await runNode(['dist/server/cli.js', 'seed-demo', '--loans', '1', '--json'], env));
@@ -167,7 +156,7 @@ export async function runUploads() {
     (await import('node:fs')).mkdirSync(bareDir);
     const bare = await startServer([path.join(root, 'bench/bare-file-server.mjs')], { PORT: String(BARE_PORT), BARE_DIR: bareDir }, work, 'bare');
     try {
-      const cookie = await signInOwner(base, seeded.owner);
+      const cookie = await signIn(base, seeded.owner);
       const headers = { cookie, origin: base };
       const loans = JSON.parse((await send('GET', `${base}/api/teams/${seeded.teamId}/loans`, { headers })).body);
       const loanId = loans.rows[0].id;

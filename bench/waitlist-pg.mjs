@@ -7,12 +7,23 @@
 // up first; short windows of the app and of pgbench alternate (which goes
 // first alternates too), and the median of the pairs' ratios is the result.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { cannon, median, sleep, startNode, summarise, report, runIfMain } from './lib.mjs';
+import {
+  appEnv,
+  cannon,
+  createScratchDatabase,
+  dropScratchDatabase,
+  median,
+  scratchDatabaseUrl,
+  sleep,
+  startNode,
+  summarise,
+  report,
+  runIfMain,
+  withClient,
+} from './lib.mjs';
 
 export const WAITLIST_TARGET = 0.5;
 const PORT = Number(process.env.BENCH_WAITLIST_PORT ?? 3312);
@@ -25,11 +36,7 @@ const APP_WARMUP = Number(process.env.BENCH_WAITLIST_WARMUP_SECONDS ?? 15);
 const PGBENCH_WARMUP = 2;
 const DRAIN_LIMIT_MS = 120_000;
 
-const databaseUrl = (() => {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-})();
+const databaseUrl = scratchDatabaseUrl(SERVER_URL, DATABASE);
 
 /**
  * The yardstick: the sign-up transaction as the service first wrote it, in
@@ -93,16 +100,6 @@ const pgbenchTps = (output) => {
   return Number(match[1]);
 };
 
-async function withClient(url, fn) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 const jobCounts = (client) =>
   client.query(`select status, count(*)::int as n from job group by status`).then(({ rows }) => Object.fromEntries(rows.map((r) => [r.status, r.n])));
 
@@ -110,26 +107,18 @@ export async function runWaitlistPg() {
   // The mail drop goes to memory (tmpfs) when the machine has one: the disk is not what this measures.
   const work = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'coverly-bench-waitlist-'));
   const dataDir = path.join(work, 'data');
-  await withClient(SERVER_URL, async (client) => {
-    await client.query(`drop database if exists ${DATABASE} with (force)`);
-    await client.query(`create database ${DATABASE}`);
-  });
-  const env = {
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    // Required with DATABASE_URL: every instance on a database shares one.
-    AUTH_SECRET: randomBytes(32).toString('base64url'),
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    // No SMTP_URL: the worker delivers into the file drop, DATA_DIR/mail.
-    SMTP_URL: '',
-    LOG_LEVEL: '',
-    // The limit is per address and the load comes from one; it is not what this measures.
-    WAITLIST_RATE_LIMIT: '100000',
-    WAITLIST_RATE_WINDOW_SECONDS: '1',
-  };
+  await createScratchDatabase(SERVER_URL, DATABASE);
+  // No SMTP_URL: the worker delivers into the file drop, DATA_DIR/mail.
+  const env = appEnv(
+    { port: PORT, dataDir, databaseUrl },
+    {
+      // The default level (info), as in production.
+      LOG_LEVEL: '',
+      // The limit is per address and the load comes from one; it is not what this measures.
+      WAITLIST_RATE_LIMIT: '100000',
+      WAITLIST_RATE_WINDOW_SECONDS: '1',
+    },
+  );
   let run = 0;
   let sequence = 0;
   const signUps = (duration) =>
@@ -332,7 +321,7 @@ export async function runWaitlistPg() {
     ];
     return await report('waitlist-pg', result, md, checks);
   } finally {
-    await withClient(SERVER_URL, (client) => client.query(`drop database if exists ${DATABASE} with (force)`)).catch(() => {});
+    await dropScratchDatabase(SERVER_URL, DATABASE);
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -1,49 +1,15 @@
-import type { Locator, Page, Route } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import type { ChecklistView } from '../src/shared/schemas/checklist';
 import type { LoanDetail } from '../src/shared/schemas/loans';
 import { samplePdf, samplePng } from '../src/test/sample-files';
 import { sampleLoan } from '../src/test/sample-loan';
-import { addSession, expect, expectNoAxeViolations, mailedLink, test, uniqueEmail } from './fixtures';
+import { expectPdfDrawn } from './documents-helpers';
+import { addSession, axeAtBothWidths, borrowerJoinsOnPhone, expect, test, watchPage } from './fixtures';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const ITEM = 'Government-issued photo ID';
 const REASON = 'The back of the ID is cut off: send both sides, whole.';
-
-/**
- * Every console error, uncaught exception and CSP violation of a page the
- * fixtures do not watch (a second person's browser): pdf.js must run under
- * the app's CSP as it is.
- */
-async function watchPage(page: Page): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
-    });
-  });
-  return errors;
-}
-
-/** Axe at phone width, then at desktop width, leaving the page at `back`. */
-async function axeAtBothWidths(page: Page, back: { width: number; height: number }) {
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(back);
-}
-
-/** The PDF drawn by pdf.js in the open preview dialog. */
-async function expectPdfDrawn(dialog: Locator, name: string) {
-  await expect(dialog.getByRole('img', { name: new RegExp(`^${name.replace(/\./g, '\\.')}, page 1`) })).toHaveAttribute('data-rendered', 'true', {
-    timeout: 15_000,
-  });
-}
 
 test.describe('documents on a checklist item', () => {
   test('a borrower uploads from a phone, the assistant previews and sends it back, the borrower uploads again, the owner approves', async ({
@@ -73,17 +39,11 @@ test.describe('documents on a checklist item', () => {
     const loan = (await created.json()) as LoanDetail;
 
     // The borrower accepts the invitation on a phone and lands on the loan.
-    const borrowerEmail = uniqueEmail('nora.docs');
-    const invited = await ownerPage.request.post(`/api/loans/${loan.id}/invitations`, { data: { email: borrowerEmail, role: 'borrower' } });
-    expect(invited.status(), await invited.text()).toBe(201);
-    const phone = await browser.newContext({ baseURL, viewport: PHONE, isMobile: true, hasTouch: true });
-    const borrower = await phone.newPage();
-    const borrowerErrors = await watchPage(borrower);
-    await borrower.goto(await mailedLink('main', borrowerEmail, 'invite'));
-    await borrower.getByLabel('Your name').fill('Nora Investor');
-    await borrower.getByLabel('Choose a password').fill('lantern orchard quietly 42');
-    await borrower.getByRole('button', { name: 'Create account' }).click();
-    await expect(borrower).toHaveURL(new RegExp(`/app/loans/${loan.id}$`));
+    const {
+      context: phone,
+      page: borrower,
+      errors: borrowerErrors,
+    } = await borrowerJoinsOnPhone(ownerPage, browser, loan.id, { name: 'Nora Investor', emailLabel: 'nora.docs' });
 
     // 1. Still needed: the ID takes an upload right there, with the camera on a phone.
     const documents = borrower.getByRole('region', { name: 'Your documents' });
@@ -220,9 +180,22 @@ test.describe('documents on a checklist item', () => {
     const loan = (await created.json()) as LoanDetail;
     await page.goto(`/app/loans/${loan.id}`);
     const checklist = page.getByRole('region', { name: 'Document checklist' });
-    await checklist.getByRole('button', { name: `Documents: ${ITEM}` }).click();
-    await expect(checklist.getByText('Nothing uploaded yet.')).toBeVisible();
     const upload = checklist.getByRole('group', { name: `Upload ${ITEM}` });
+    // On a slow link the versions arrive after the item opens: the upload waits for them, so their list never pushes it from under a finger.
+    let letVersionsThrough: () => void = () => {};
+    const versionsHeld = new Promise<void>((resolve) => (letVersionsThrough = resolve));
+    const holdVersions = async (route: Route) => {
+      await versionsHeld;
+      await route.continue();
+    };
+    await page.route('**/versions', holdVersions);
+    await checklist.getByRole('button', { name: `Documents: ${ITEM}` }).click();
+    await expect(checklist.getByText('Loading the documents…')).toBeVisible();
+    await expect(upload).toHaveCount(0);
+    letVersionsThrough();
+    await expect(checklist.getByText('Nothing uploaded yet.')).toBeVisible();
+    await expect(upload).toBeVisible();
+    await page.unroute('**/versions', holdVersions);
     const files = '**/uploads/*/files/*';
 
     // Cancelled while the file is on its way: the request is aborted, the upload deleted, the file still listed.

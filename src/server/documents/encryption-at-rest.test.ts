@@ -6,7 +6,7 @@ import type { VersionView } from '../../shared/schemas/documents';
 import { setupApi } from '../../test/api';
 import { uploadVersion } from '../../test/documents';
 import { addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
-import { sampleJpeg, samplePdf, samplePng } from '../../test/fixtures/documents';
+import { leaseJpeg, leasePdf, noisePng } from '../../test/sample-files';
 import { findPlaintext } from '../../test/plaintext-scan';
 import { databasesAndStores } from '../../test/storage';
 import { documentFile } from '../db/schema';
@@ -33,9 +33,9 @@ describe.each(databasesAndStores)('documents at rest on %s with %s storage', (ba
     borrower = await addBorrower(api, loanId);
     itemId = (await api.as(borrower).get(`/api/loans/${loanId}/checklist`)).json<ChecklistView>().items[0]!.id;
     documents = [
-      { name: 'statement.pdf', bytes: await samplePdf() },
-      { name: 'front.png', bytes: samplePng() },
-      { name: 'back.jpg', bytes: sampleJpeg() },
+      { name: 'statement.pdf', bytes: await leasePdf() },
+      { name: 'front.png', bytes: noisePng() },
+      { name: 'back.jpg', bytes: leaseJpeg() },
     ];
     version = await uploadVersion(api, borrower, loanId, itemId, documents);
   });

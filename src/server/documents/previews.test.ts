@@ -108,12 +108,13 @@ describe.each(databasesAndStores)('HEIC and TIFF previews on %s with %s storage'
     // The download is still the original file.
     expect((await api.as(borrower).get(`${base(id)}/files/${after[0]!.id}`)).rawPayload.equals(sampleHeic())).toBe(true);
 
-    // At rest the previews are ciphertext: no JPEG marker, no 16-byte window of what the browser got.
+    // At rest the previews are ciphertext: they do not open as a JPEG, and hold no 16-byte window of what the browser got.
+    // (Three bytes such as the JPEG marker turn up by chance in a few hundred KB of ciphertext about once in forty runs; 16 never do.)
     const keys = await objectsUnder(worker.files.objects, `previews/${loanId}/`);
     expect(keys).toHaveLength(2);
     for (const key of keys) {
       const stored = await readObject(worker.files.objects, key);
-      expect(stored.includes(Buffer.from([0xff, 0xd8, 0xff]))).toBe(false);
+      expect(stored.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(false);
       for (const plain of [heic.rawPayload, scan.rawPayload]) {
         for (let at = 0; at + 16 <= plain.length; at += 16) expect(stored.includes(plain.subarray(at, at + 16))).toBe(false);
       }

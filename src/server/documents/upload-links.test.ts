@@ -14,10 +14,12 @@ import { uploadVersion } from '../../test/documents';
 import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
 import { samplePdf, samplePng } from '../../test/sample-files';
 import { linkBearer, uploadLinkTokenFor } from '../../test/upload-links';
-import { documentVersion, job, uploadLink } from '../db/schema';
+import { activity as activityTable, auditEvent, documentVersion, job, uploadLink } from '../db/schema';
 import { JobWorker } from '../platform/jobs/worker';
 import { MAIL_QUEUE, mailJobHandler } from '../platform/mail/mail-jobs';
 import { createFileMailer } from '../platform/mail/mailer';
+import { createLogger } from '../runtime';
+import { hashLinkToken } from './upload-links.service';
 
 const silent = { info() {}, warn() {}, error() {} };
 
@@ -36,7 +38,9 @@ interface Delivered {
  * real worker into the real mail drop.
  */
 describe.each(backends)('third-party upload links on %s', (backend) => {
-  const api = setupApi(backend);
+  // The request log at its production level, kept to look through for the link's token.
+  const logLines: string[] = [];
+  const api = setupApi(backend, { logger: createLogger({ logLevel: 'info' }, { write: (line) => void logLines.push(line) }) });
   let harbor: Team;
   let assistant: Person;
   let borrower: Person;
@@ -149,6 +153,25 @@ describe.each(backends)('third-party upload links on %s', (backend) => {
     const listed = (await api.as(assistant).get(`${base(title.id)}/upload-links`)).json<UploadLinksView>().links;
     expect(listed).toMatchObject([{ id: link.id, state: 'used' }]);
     expect(JSON.stringify(listed)).not.toContain(token);
+
+    // What is kept of it all (the outbox's payloads and errors, the loan's activity, the audit log, the request log) holds
+    // no token and no document's bytes; names and labels are what the activity is read for.
+    const kept = (await api.db.execute(
+      sql`select payload::text || coalesce(last_error, '') as t from ${job} union all select data::text from ${activityTable} union all select data::text from ${auditEvent}`,
+    )) as unknown as { rows: { t: string }[] };
+    const stored = kept.rows.map((r) => r.t).join('\n');
+    expect(stored).toContain('Tess Title');
+    const requestLog = logLines.join('');
+    expect(requestLog).toContain('"url":"/api/upload-link/uploads/');
+    for (const text of [stored, requestLog]) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(hashLinkToken(token));
+      for (const bytes of [pdf, png]) {
+        expect(text).not.toContain(bytes.toString('base64').slice(0, 24));
+        expect(text).not.toContain(bytes.toString('hex').slice(0, 32));
+      }
+      expect(text).not.toContain('%PDF');
+    }
 
     // Single-use: every later call is a 410 that says so.
     for (const [method, url] of [

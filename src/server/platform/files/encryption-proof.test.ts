@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { fileTypeFromBuffer } from 'file-type';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sampleJpeg, samplePdf, samplePng } from '../../../test/fixtures/documents';
+import { leaseJpeg, leasePdf, noisePng } from '../../../test/sample-files';
 import { findPlaintext } from '../../../test/plaintext-scan';
 import { storageBackends, useStorage, type RawFile } from '../../../test/storage';
 import { CIPHERTEXT_SEGMENT, DecryptionError, headerLength, PLAINTEXT_SEGMENT } from '../crypto/streaming-aead';
@@ -45,7 +45,7 @@ describe.each(storageBackends)('encryption at rest on %s storage', (kind) => {
   beforeAll(async () => {
     config = { dataDir: await mkdtemp(path.join(tmpdir(), 'coverly-proof-')), s3: storage.s3 };
     vault = new FileVault(await openObjectStore(config), [masterKeyFrom(randomBytes(32).toString('base64'))]);
-    documents = { pdf: await samplePdf(), png: samplePng(), jpeg: sampleJpeg(), preview: sampleJpeg(20_000) };
+    documents = { pdf: await leasePdf(), png: noisePng(), jpeg: leaseJpeg(), preview: leaseJpeg(20_000) };
     stored = {} as typeof stored;
     for (const [name, bytes] of Object.entries(documents) as [keyof typeof documents, Buffer][]) {
       // Streamed in uneven pieces, as a browser's upload arrives.

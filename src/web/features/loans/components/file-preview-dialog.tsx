@@ -1,8 +1,9 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { CONVERTED_PREVIEW_TYPES, DOCUMENT_TYPES } from '../../../../shared/domain/documents';
 import type { StoredFileView } from '../../../../shared/schemas/documents';
 import { formatFileSize } from '../../../lib/file-size';
 import { Button, buttonClasses } from '../../../ui/button';
+import { ModalDialog } from '../../../ui/modal-dialog';
 import { Spinner } from '../../../ui/spinner';
 
 // pdf.js is large: it loads with the first PDF preview, never with the page.
@@ -23,33 +24,15 @@ export interface FilePreview {
 }
 
 /**
- * A file shown inside the page, on the native <dialog> (focus kept inside,
- * Escape closes, focus handed back): a PDF through pdf.js, an image as an
+ * A file shown inside the page, on ModalDialog: a PDF through pdf.js, an image as an
  * image, a HEIC or TIFF photo through the JPEG preview the server makes in
  * the background (not there yet: it says so and offers to look again).
  */
 export function FilePreviewDialog({ preview, onClose }: { preview: FilePreview | null; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const open = preview !== null;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-      className="m-auto h-[calc(100dvh-1rem)] max-h-[60rem] w-[calc(100%-1rem)] max-w-4xl flex-col rounded-2xl bg-white text-slate-900 shadow-xl backdrop:bg-slate-900/60 open:flex"
-    >
+    <ModalDialog open={preview !== null} titleId={titleId} size="viewer" onClose={onClose}>
       {preview ? (
         <>
           <div className="flex items-start justify-between gap-3 border-b border-slate-200 px-4 py-3">
@@ -81,7 +64,7 @@ export function FilePreviewDialog({ preview, onClose }: { preview: FilePreview |
           </div>
         </>
       ) : null}
-    </dialog>
+    </ModalDialog>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import type { ChecklistItemView } from '../../../../shared/schemas/checklist';
 import {
   SendUploadLinkSchema,
@@ -14,6 +14,7 @@ import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { SelectField, TextField } from '../../../ui/field';
 import { LoadFailed } from '../../../ui/load-failed';
+import { ModalDialog } from '../../../ui/modal-dialog';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
 import { useUploadLinks } from '../api/list-upload-links';
@@ -32,31 +33,13 @@ const EXPIRY_CHOICES = [1, 3, 7, 14, 30];
 /**
  * An item's upload links, for items a third party provides: the ones sent
  * (to whom, when, their state; withdraw an active one) and the form that
- * mails a new one. On the native <dialog>: it traps focus, closes on Escape
- * and hands focus back.
+ * mails a new one, on ModalDialog.
  */
 export function UploadLinksDialog({ loanId, item, onClose }: { loanId: string; item: ChecklistItemView | null; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const open = item !== null;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-2xl bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
-    >
+    <ModalDialog open={item !== null} titleId={titleId} size="lg" onClose={onClose}>
       {item ? (
         <>
           <h2 id={titleId} className="text-lg font-semibold break-words">
@@ -75,7 +58,7 @@ export function UploadLinksDialog({ loanId, item, onClose }: { loanId: string; i
           </div>
         </>
       ) : null}
-    </dialog>
+    </ModalDialog>
   );
 }
 
