@@ -3,6 +3,8 @@ import { AppError } from '../../shared/errors';
 import {
   CREDENTIAL_ACCESS,
   decideAccess,
+  decideLoanAccess,
+  type AccessDecision,
   ROUTE_ACCESS,
   type AccessTarget,
   type CredentialAccess,
@@ -182,6 +184,22 @@ export class AccessRegistry {
 
   get loanActionNames(): string[] {
     return [...this.loanActions.keys()];
+  }
+
+  /**
+   * A loan action on a loan the request names outside its path (the event
+   * stream's `?loans=`, src/server/realtime/): decided with the same `:loanId`
+   * resolver and the same action table as a loan route, for `principal`, now.
+   * The stream asks again whenever the person's access may have changed.
+   * (The `:loanId` resolver reads only the caller, `request.principal`.)
+   */
+  async decideLoanAction(principal: Principal, loanId: string, action: string): Promise<{ decision: AccessDecision; role: LoanRole }> {
+    if (principal.kind !== 'user') return { decision: 'unauthenticated', role: { kind: 'none' } };
+    const resolver = this.resolvers.get('loanId');
+    const target = resolver ? await resolver(loanId, { principal } as FastifyRequest, {}) : {};
+    const role = target.loanRole ?? { kind: 'none' };
+    if (target.hidden) return { decision: 'hidden', role };
+    return { decision: decideLoanAccess(this.loanActions.get(action), role, principal.mfaEnrolled), role };
   }
 
   /** What the route's URL parameters name, after what `start` (a credential's target) says. */

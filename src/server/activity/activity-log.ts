@@ -3,6 +3,7 @@ import { isBorrowerActivityKind } from '../../shared/domain/borrower-view';
 import type { ActivityVisibility } from '../../shared/schemas/loans';
 import type { Db } from '../db/client';
 import { activity, loan, team, user } from '../db/schema';
+import { signalActivity } from '../platform/realtime/signals';
 
 /**
  * The loan's activity: the one module that writes it and reads it back.
@@ -42,9 +43,13 @@ export async function recordActivity(db: Db, loanId: string, entries: NewActivit
  * Appends rows to the activity of several loans at once (a sweep that
  * changes items on many loans), in one statement as `recordActivity` does:
  * each loan's rows take its next numbers, in the order given. Returns each
- * row's loan and `seq`, by loan and in order.
+ * row's loan, `seq` and `shared_seq` (null for an internal row), by loan and
+ * in order.
  */
-export async function recordActivityOnLoans(db: Db, entries: (NewActivity & { loanId: string })[]): Promise<{ loanId: string; seq: number }[]> {
+export async function recordActivityOnLoans(
+  db: Db,
+  entries: (NewActivity & { loanId: string })[],
+): Promise<{ loanId: string; seq: number; sharedSeq: number | null }[]> {
   if (entries.length === 0) return [];
   // A shared row borrowers could not read would still take a number in their sequence: a gap they could see.
   const unreadable = entries.find((entry) => entry.visibility === 'shared' && !isBorrowerActivityKind(entry.kind));
@@ -73,10 +78,14 @@ export async function recordActivityOnLoans(db: Db, entries: (NewActivity & { lo
     select v.loan_id, taken.seq0 + v.i, taken.shared0 + v.shared_i, v.actor_id, v.kind, v.data, v.visibility
       from v join taken on taken.loan_id = v.loan_id
      order by v.loan_id, v.i
- returning loan_id, seq`)) as unknown as { rows: { loan_id: string; seq: number }[] };
-  return result.rows
-    .map((row) => ({ loanId: row.loan_id, seq: Number(row.seq) }))
+ returning loan_id, seq, shared_seq`)) as unknown as { rows: { loan_id: string; seq: number; shared_seq: number | null }[] };
+  const rows = result.rows
+    .map((row) => ({ loanId: row.loan_id, seq: Number(row.seq), sharedSeq: row.shared_seq === null ? null : Number(row.shared_seq) }))
     .sort((a, b) => (a.loanId === b.loanId ? a.seq - b.seq : a.loanId < b.loanId ? -1 : 1));
+  // Each loan's newest number, heard by the realtime stream once the caller's transaction commits.
+  const newest = new Map(rows.map((row) => [row.loanId, row.seq]));
+  for (const [loanId, seq] of newest) await signalActivity(db, loanId, seq);
+  return rows;
 }
 
 export interface ImportedActivity extends NewActivity {
@@ -87,8 +96,10 @@ export interface ImportedActivity extends NewActivity {
 /**
  * Writes the whole history of loans that have no activity yet (the demo
  * seed), numbered in the order given, and sets each loan's counters to match.
+ * Returns each row's `seq` and `shared_seq` (null for an internal row), in
+ * the order given: what the rows that point at them (comments) keep.
  */
-export async function importActivity(db: Db, rows: ImportedActivity[], chunkSize = 2000) {
+export async function importActivity(db: Db, rows: ImportedActivity[], chunkSize = 2000): Promise<{ seq: number; sharedSeq: number | null }[]> {
   const counters = new Map<string, { seq: number; shared: number }>();
   const numbered = rows.map((row) => {
     const counter = counters.get(row.loanId) ?? { seq: 0, shared: 0 };
@@ -101,6 +112,7 @@ export async function importActivity(db: Db, rows: ImportedActivity[], chunkSize
   for (const [loanId, counter] of counters) {
     await db.update(loan).set({ activitySeq: counter.seq, sharedActivitySeq: counter.shared }).where(eq(loan.id, loanId));
   }
+  return numbered.map(({ seq, sharedSeq }) => ({ seq, sharedSeq }));
 }
 
 export const ACTIVITY_PAGE_SIZE = 50;
@@ -156,4 +168,20 @@ export async function activityAfter(db: Db, loanId: string, audience: ActivityAu
 export async function loanTeamName(db: Db, loanId: string): Promise<string | undefined> {
   const [row] = await db.select({ name: team.name }).from(loan).innerJoin(team, eq(team.id, loan.teamId)).where(eq(loan.id, loanId));
   return row?.name;
+}
+
+/**
+ * The loan's rows after the team's `seq` `after`, oldest first, each with both
+ * of its numbers: the realtime hub reads a loan's new rows once and hands each
+ * reader its own projection and cursor (`seq` for the team, `sharedSeq`,
+ * null on internal rows, for borrowers).
+ */
+export async function activityRowsAfter(db: Db, loanId: string, after: number, limit = 500) {
+  return db
+    .select({ ...selection('team'), seq: activity.seq, sharedSeq: activity.sharedSeq })
+    .from(activity)
+    .leftJoin(user, eq(user.id, activity.actorId))
+    .where(and(eq(activity.loanId, loanId), gt(activity.seq, after)))
+    .orderBy(asc(activity.seq))
+    .limit(limit);
 }

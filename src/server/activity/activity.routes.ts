@@ -1,10 +1,10 @@
-import { borrowerActivityActor, borrowerActivityData, isBorrowerActivityKind } from '../../shared/domain/borrower-view';
-import { ActivityQuerySchema, LoanIdParamsSchema as LoanParams, type ActivityPage, type ActivityView } from '../../shared/schemas/loans';
+import { ActivityQuerySchema, LoanIdParamsSchema as LoanParams, type ActivityPage } from '../../shared/schemas/loans';
 import { loanRoleOfRequest } from '../access/access';
 import type { Feature } from '../app-context';
 import type { Db } from '../db/client';
 import { parseInput } from '../platform/http/problem';
 import { ACTIVITY_PAGE_SIZE, activityPage, loanTeamName, type ActivityAudience } from './activity-log';
+import { toActivityView } from './activity-view';
 
 /**
  * The loan's activity, newest first, a page at a time. Each item's `id` is
@@ -15,18 +15,9 @@ import { ACTIVITY_PAGE_SIZE, activityPage, loanTeamName, type ActivityAudience }
 export async function loanActivity(db: Db, loanId: string, audience: ActivityAudience, before?: number): Promise<ActivityPage> {
   const rows = await activityPage(db, loanId, audience, before);
   const page = rows.slice(0, ACTIVITY_PAGE_SIZE);
-  const borrowers = audience === 'borrowers';
-  const visible = borrowers ? page.filter((row) => isBorrowerActivityKind(row.kind)) : page;
   // Borrowers read what the team did as the team's doing: a name, never a person's id (decision 010).
-  const teamName = borrowers ? ((await loanTeamName(db, loanId)) ?? '') : '';
-  const items: ActivityView[] = visible.map((row) => ({
-    id: row.cursor,
-    kind: row.kind,
-    actor: borrowers ? borrowerActivityActor(row.kind, row.data, { teamName }) : row.actorId ? { id: row.actorId, name: row.actorName ?? '' } : null,
-    data: borrowers ? borrowerActivityData(row.kind, row.data) : row.data,
-    visibility: row.visibility,
-    at: row.at.toISOString(),
-  }));
+  const teamName = audience === 'borrowers' ? ((await loanTeamName(db, loanId)) ?? '') : '';
+  const items = page.flatMap((row) => toActivityView(row, audience, teamName) ?? []);
   return { items, nextBefore: rows.length > ACTIVITY_PAGE_SIZE ? (page.at(-1)?.cursor ?? null) : null };
 }
 

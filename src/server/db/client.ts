@@ -19,6 +19,10 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL's connection string, for a connection of its own (the realtime listener). */
+  url?: string;
+  /** The embedded PGlite instance, whose `listen` the realtime listener uses. */
+  pglite?: PGlite;
   /** Applies the committed migrations (idempotent). */
   migrate(): Promise<void>;
   /** Resolves when the database answers a trivial query. */
@@ -45,6 +49,30 @@ export function databaseTargetFor(config: { databaseUrl: string | undefined; dat
 
 const drizzleOptions = { schema, casing: 'snake_case' } as const;
 
+/**
+ * Runs `migrate` under a PostgreSQL advisory lock, so instances that start at
+ * once on one database take turns: the migrator reads which migrations are
+ * applied before its transaction, so two at once would both apply the next
+ * one and the second would fail ("already exists"). The later one finds
+ * everything applied and does nothing. The lock is held on a connection of
+ * its own, and given back before that connection returns to the pool.
+ */
+async function migrateOnce(pool: pg.Pool, migrate: () => Promise<void>) {
+  const holder = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await holder.query(`select pg_advisory_lock(hashtext('coverly.migrate'))`);
+    try {
+      await migrate();
+    } finally {
+      await holder.query(`select pg_advisory_unlock(hashtext('coverly.migrate'))`).catch((error: Error) => (broken = error));
+    }
+  } finally {
+    // A connection that could not unlock may still hold the lock: closed, not pooled.
+    holder.release(broken);
+  }
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
@@ -54,7 +82,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     return {
       db: db as unknown as Db,
       kind: 'postgres',
-      migrate: () => migrateNodePg(db, { migrationsFolder }),
+      url: target.url,
+      migrate: () => migrateOnce(pool, () => migrateNodePg(db, { migrationsFolder })),
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -68,6 +97,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    pglite: client,
     migrate: () => migratePglite(db, { migrationsFolder }),
     ping: async () => {
       await db.execute(sql`select 1`);

@@ -10,6 +10,12 @@ export const ROUTE_ACCESS = [
   'public',
   /** Any signed-in person, before any team data (profile, MFA enrolment). */
   'signed-in',
+  /**
+   * The signed-in person's own things that carry loan data (their inbox, their
+   * notification settings): signed in, and past enrolment for anyone who must
+   * enrol an authenticator, as team data is.
+   */
+  'me',
   /** Platform admins, MFA enrolled (the waitlist, the platform's audit log). */
   'platform-admin',
   /** A broker invited to the platform, MFA enrolled, founding their team. */
@@ -115,6 +121,8 @@ export function decideAccess(access: RouteAccess, principal: Principal, target: 
   switch (access) {
     case 'signed-in':
       return 'allow';
+    case 'me':
+      return mustEnrolMfa(principal) ? 'mfa-required' : 'allow';
     case 'platform-admin':
       if (!principal.platformAdmin) return 'hidden';
       return principal.mfaEnrolled ? 'allow' : 'mfa-required';

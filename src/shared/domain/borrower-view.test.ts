@@ -221,6 +221,7 @@ describe('toMyLoanCard', () => {
       leftFromStage: null,
       progress: 60,
       daysInStage: 3,
+      unreadComments: 0,
     };
     expect(card).toEqual(expected);
     expect(Object.keys(card.team).sort()).toEqual(['accentColor', 'logoUrl', 'name']);

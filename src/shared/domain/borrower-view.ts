@@ -142,6 +142,8 @@ export interface MyLoanCard {
   leftFromStage: MainStage | null;
   progress: number;
   daysInStage: number;
+  /** Shared comments by others the participant has not read (internal ones are never counted). */
+  unreadComments: number;
 }
 
 export interface MyLoanCardSource {
@@ -159,9 +161,11 @@ export interface MyLoanCardSource {
   };
   role: LoanParticipantRole;
   team: { name: string; accentColor: string; logoUrl: string | null };
+  /** From the comments feature's count for borrowers (shared comments only); none counted when left out. */
+  unreadComments?: number;
 }
 
-export function toMyLoanCard({ loan, role, team }: MyLoanCardSource, now: Date = new Date()): MyLoanCard {
+export function toMyLoanCard({ loan, role, team, unreadComments = 0 }: MyLoanCardSource, now: Date = new Date()): MyLoanCard {
   return {
     id: loan.id,
     role,
@@ -176,6 +180,7 @@ export function toMyLoanCard({ loan, role, team }: MyLoanCardSource, now: Date =
     leftFromStage: loan.leftFromStage,
     progress: borrowerProgress(loan),
     daysInStage: daysInStage(loan.stageEnteredAt, now),
+    unreadComments,
   };
 }
 
@@ -204,6 +209,10 @@ const SHARED_ACTIVITY_DATA: Readonly<Record<string, readonly string[]>> = {
   'document.review_started': ['itemId', 'label', 'versionNumber'],
   'document.approved': ['itemId', 'label', 'versionNumber'],
   'document.needs_revision': ['itemId', 'label', 'versionNumber', 'reason'],
+  // Shared comments (internal ones are internal rows). No text: the discussion shows it, and an edit's earlier text stays with the team.
+  'comment.posted': ['commentId', 'parentId', 'byName'],
+  'comment.edited': ['commentId', 'byName'],
+  'comment.deleted': ['commentId', 'byName'],
 };
 
 export const isBorrowerActivityKind = (kind: string) => Object.hasOwn(SHARED_ACTIVITY_DATA, kind);
@@ -229,7 +238,8 @@ export function borrowerActivityActor(kind: string, data: Record<string, unknown
   if (!isBorrowerActivityKind(kind)) return null;
   if (kind === 'participant.joined') return { name: typeof data.name === 'string' && data.name !== '' ? data.name : 'A borrower' };
   // What a borrower did themselves names them (the row carries their name).
-  if (kind === 'checklist.item_not_applicable' || (kind === 'document.uploaded' && data.uploadedAs === 'borrower')) {
+  // A comment is signed by its author's name, as the discussion shows it (decision 019).
+  if (kind === 'checklist.item_not_applicable' || (kind === 'document.uploaded' && data.uploadedAs === 'borrower') || kind.startsWith('comment.')) {
     return { name: typeof data.byName === 'string' && data.byName !== '' ? data.byName : 'A borrower' };
   }
   return { name: teamName };

@@ -384,6 +384,8 @@ export interface PipelineRow {
   assignee: PersonRef | null;
   lenderLoanNumber: string | null;
   archived: boolean;
+  /** Comments on the loan the caller has not read (others', not deleted, after their read cursor). */
+  unreadComments: number;
 }
 
 export interface PipelinePage {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TEAM_ROLES } from '../domain/access';
+import { TimeZoneSchema } from './reminders';
 import { text } from './text';
 
 export const TEAM_NAME_MAX = 80;
@@ -47,8 +48,10 @@ export const UpdateTeamSchema = z
     accentColor: AccentColor.optional(),
     dscrStrong: DscrThreshold('Strong').optional(),
     dscrEligible: DscrThreshold('Eligible').optional(),
+    /** The IANA zone whose weekdays and office hours reminders keep. */
+    timeZone: TimeZoneSchema.optional(),
   })
-  .refine((value) => Object.values(value).some((field) => field !== undefined), { error: 'Send a name, an accent colour or DSCR thresholds' })
+  .refine((value) => Object.values(value).some((field) => field !== undefined), { error: 'Send a name, an accent colour, DSCR thresholds or a time zone' })
   .refine((value) => value.dscrStrong === undefined || value.dscrEligible === undefined || value.dscrEligible <= value.dscrStrong, {
     error: 'Eligible can’t be above Strong',
     path: ['dscrEligible'],
@@ -66,6 +69,8 @@ export const TeamSchema = z.object({
   role: TeamRoleSchema,
   /** The DSCR bands (inclusive): Strong at ≥ strong, Eligible at ≥ eligible, No-ratio below. */
   dscrThresholds: z.object({ strong: z.number(), eligible: z.number() }),
+  /** The IANA zone reminders keep office hours in. */
+  timeZone: z.string(),
 });
 export type TeamView = z.infer<typeof TeamSchema>;
 

@@ -72,6 +72,9 @@ export const checklistItem = pgTable(
     /** The approved document's own date (a statement's period end…), from which validity runs. */
     documentDate: date({ mode: 'string' }),
     requestedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Reminders sent for what is owed on this item since it was last requested (at most 5), and when the last went: claimed with a conditional update. */
+    remindersSent: integer().notNull().default(0),
+    lastRemindedAt: timestamp({ withTimezone: true }),
     updatedBy: text().references(() => user.id, { onDelete: 'set null' }),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     version: integer().notNull().default(1),

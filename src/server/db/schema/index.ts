@@ -9,3 +9,5 @@ export * from './loans';
 export * from './activity';
 export * from './checklist';
 export * from './documents';
+export * from './conversation';
+export * from './notifications';

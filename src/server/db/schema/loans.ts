@@ -87,6 +87,8 @@ export const loan = pgTable(
     /** The same two counts over the borrower-visible items only: a borrower's progress, which no internal item moves. */
     borrowerRequiredItems: integer().notNull().default(0),
     borrowerApprovedItems: integer().notNull().default(0),
+    /** Whether whoever owes documents on this loan gets reminders (the broker turns them off per loan). */
+    remindersEnabled: boolean().notNull().default(true),
     /** Lower-cased borrower name and e-mail, entity, address and lender loan number: what the pipeline's search reads. */
     searchText: text()
       .notNull()

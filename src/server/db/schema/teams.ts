@@ -26,6 +26,8 @@ export const team = pgTable(
     /** DSCR bands, in hundredths: Strong at or above 125 (1.25), Eligible at or above 100 (1.00). */
     dscrStrongCenti: integer().notNull().default(125),
     dscrEligibleCenti: integer().notNull().default(100),
+    /** The IANA time zone reminders keep office hours and weekdays in. */
+    timeZone: text().notNull().default('America/New_York'),
     createdBy: text().references(() => user.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true })

@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, check, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { NOTIFICATION_KINDS } from '../../../shared/domain/notifications';
+import { user } from './auth';
+import { loan } from './loans';
+
+const inList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
+
+/**
+ * A row of a person's in-app inbox. Written through the outbox's transaction
+ * with the action that caused it (never blocking it); `read_at` is set when
+ * they open it or mark it read. `data` holds what the row shows and where it
+ * links (loan, item, comment), never a secret.
+ */
+export const notification = pgTable(
+  'notification',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    kind: text({ enum: NOTIFICATION_KINDS }).notNull(),
+    loanId: uuid().references(() => loan.id, { onDelete: 'cascade' }),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('notification_user_idx').on(t.userId, t.id),
+    index('notification_unread_idx')
+      .on(t.userId)
+      .where(sql`${t.readAt} is null`),
+    check('notification_kind_check', sql`${t.kind} in (${inList(NOTIFICATION_KINDS)})`),
+  ],
+);
+export type NotificationRow = typeof notification.$inferSelect;
+
+/** A person's choice for one kind: e-mail too (the default, when no row exists) or in-app only. */
+export const notificationPreference = pgTable(
+  'notification_preference',
+  {
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    kind: text({ enum: NOTIFICATION_KINDS }).notNull(),
+    email: boolean().notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] }), check('notification_preference_kind_check', sql`${t.kind} in (${inList(NOTIFICATION_KINDS)})`)],
+);

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { isTimeZone } from '../domain/reminders';
+import { text } from './text';
+
+/** PUT /api/loans/:loanId/reminders: the loan's reminders on or off. */
+export const SetRemindersSchema = z.strictObject({
+  enabled: z.boolean({ error: 'enabled must be true or false' }),
+});
+export type SetReminders = z.infer<typeof SetRemindersSchema>;
+
+/** A team's time zone: an IANA name such as America/Chicago. */
+export const TimeZoneSchema = text('Time zone')
+  .trim()
+  .min(1, { error: 'Time zone is required' })
+  .max(64, { error: 'Time zone must be at most 64 characters' })
+  .refine(isTimeZone, { error: 'Choose a time zone such as America/Chicago' });
+
+/** An owed item as the team's reminder panel lists it. */
+export interface OwedItemView {
+  itemId: string;
+  label: string;
+  dueDate: string | null;
+  remindersSent: number;
+  lastRemindedAt: string | null;
+  /** The local date (team's zone) its next scheduled reminder is due, or null after the last. */
+  nextReminderOn: string | null;
+}
+
+/** GET (and the answer of PUT) /api/loans/:loanId/reminders: for the team only. */
+export interface RemindersView {
+  enabled: boolean;
+  timeZone: string;
+  /** The loan's latest reminder, scheduled or sent by hand. */
+  lastRemindedAt: string | null;
+  /** How many people with an account owe documents (the loan's borrowers, when any item is owed by them). */
+  recipients: number;
+  owed: OwedItemView[];
+}
+
+/** POST /api/loans/:loanId/reminders/send. */
+export interface SentReminders {
+  /** People mailed. */
+  people: number;
+  /** Owed items listed. */
+  items: number;
+}
