@@ -1,0 +1,318 @@
+import { and, eq, sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setupApi } from '../../test/api';
+import { backends } from '../../test/databases';
+import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
+import { SmtpPeer, waitFor } from '../../test/smtp-peer';
+import type { JobContext } from '../app-context';
+import { openDatabase } from '../db/client';
+import { activity, checklistItem, job, notification, type ChecklistItemRow } from '../db/schema';
+import { enqueueJob } from '../platform/jobs/outbox';
+import { JobWorker } from '../platform/jobs/worker';
+import { MAIL_QUEUE, mailJobHandler } from '../platform/mail/mail-jobs';
+import { createSmtpMailer } from '../platform/mail/mailer';
+import { jobSetup } from '../runtime';
+import { REMINDERS_QUEUE, remindersJobHandler } from './reminders.routes';
+import { remindLoan } from './reminders.service';
+
+const silent = { info() {}, warn() {}, error() {} };
+const ZONE = 'Pacific/Auckland';
+/** A moment on the wall clock in Auckland (UTC+13 in December). */
+const auckland = (stamp: string) => new Date(`${stamp}+13:00`);
+
+/*
+ * Reminders for owed documents, on both databases, with mail delivered to a
+ * real SMTP server. Time is the clock the reminder job is given: the test
+ * moves it through December 2026 in a team whose zone is far from UTC.
+ */
+describe.each(backends)('reminders on %s', (backend) => {
+  const api = setupApi(backend);
+  const smtp = new SmtpPeer();
+  let harbor: Team;
+  let assistant: Person;
+  let loanId: string;
+  let dana: Person;
+  let cole: Person;
+  let clock = auckland('2026-12-01T10:00:00');
+  let worker: JobWorker;
+
+  beforeAll(async () => {
+    await smtp.start();
+    harbor = await createTeamWithOwner(api, { name: 'Harbor Lending' });
+    assistant = await addAssistant(api, harbor.teamId);
+    const zone = await api.as(harbor.owner).patch(`/api/teams/${harbor.teamId}`, { timeZone: ZONE });
+    expect(zone.statusCode, zone.body).toBe(200);
+    loanId = (await createLoan(api, harbor.teamId, harbor.owner, { propertyStreet: '12 Pier Road' })).id;
+    dana = await addBorrower(api, loanId, { name: 'Dana Borrower', email: 'dana.reminded@example.com' });
+    cole = await addBorrower(api, loanId, { name: 'Cole Borrower', email: 'cole.reminded@example.com', role: 'co_borrower' });
+    const mailer = createSmtpMailer({ url: smtp.url, from: api.config.mailFrom });
+    const context: JobContext = { config: api.config, db: api.db, mailer, files: api.files, logger: silent };
+    // Every queue's real handler; the mail goes to the SMTP peer and the reminder job reads the test's clock.
+    const handlers = {
+      ...jobSetup(context).handlers,
+      [MAIL_QUEUE]: mailJobHandler(mailer),
+      [REMINDERS_QUEUE]: remindersJobHandler(context, () => clock),
+    };
+    worker = new JobWorker({ db: api.db, handlers, logger: silent, baseBackoffMs: 1, maxBackoffMs: 1 });
+  });
+  afterAll(async () => {
+    await smtp.stop();
+  });
+  beforeEach(async () => {
+    // Each test starts from a loan without items, nothing queued, and no mail.
+    await api.db.delete(checklistItem).where(eq(checklistItem.loanId, loanId));
+    await api.db.delete(job);
+    await api.db.execute(sql`update loan set reminders_enabled = true where id = ${loanId}`);
+    smtp.received.length = 0;
+  });
+
+  const addItem = async (values: Partial<ChecklistItemRow> & { label: string }) => {
+    const [row] = await api.db
+      .insert(checklistItem)
+      .values({
+        loanId,
+        position: Math.floor(Math.random() * 1e6),
+        category: 'property',
+        required: true,
+        provider: 'borrower',
+        borrowerVisible: true,
+        status: 'requested',
+        requestedAt: auckland('2026-11-23T09:00:00'),
+        ...values,
+      })
+      .returning();
+    return row!;
+  };
+  const itemRow = async (id: string) => (await api.db.select().from(checklistItem).where(eq(checklistItem.id, id)))[0]!;
+  const mailsTo = (address: string) => smtp.received.filter((mail) => mail.to.includes(address));
+  /** A received mail with its quoted-printable soft breaks and escapes undone, so a long link reads whole. */
+  const decoded = (raw: string) =>
+    Buffer.from(
+      raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
+  /** The recurring job runs at `at` (queued as the worker queues it) and its mails go out. */
+  async function runJobAt(at: Date) {
+    clock = at;
+    await enqueueJob(api.db, REMINDERS_QUEUE, {});
+    while ((await worker.runOnce()) > 0);
+  }
+  const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+  it('reminds on the day before, the day of, then every 4 days, at most 5 times, once however often the job runs', async () => {
+    const item = await addItem({ label: 'Hazard insurance quote', dueDate: '2026-12-03' });
+    const days: string[] = [];
+    for (let day = '2026-11-30'; day <= '2026-12-31'; day = nextDay(day)) {
+      const before = mailsTo(dana.email).length;
+      // At-least-once: the job runs, runs again at once, and again later that day.
+      await runJobAt(auckland(`${day}T10:00:00`));
+      await runJobAt(auckland(`${day}T10:00:00`));
+      await runJobAt(auckland(`${day}T15:45:00`));
+      if (mailsTo(dana.email).length > before) {
+        expect(mailsTo(dana.email).length - before, day).toBe(1);
+        days.push(day);
+      }
+    }
+    // Dec 3 is a Thursday: Dec 2, Dec 3, then Mon Dec 7, Fri Dec 11, Tue Dec 15.
+    expect(days).toEqual(['2026-12-02', '2026-12-03', '2026-12-07', '2026-12-11', '2026-12-15']);
+    expect(mailsTo(cole.email)).toHaveLength(5);
+    expect(await itemRow(item.id)).toMatchObject({ remindersSent: 5 });
+    const mail = decoded(mailsTo(dana.email)[0]!.raw);
+    expect(mail).toContain('Subject: Harbor Lending: a reminder to upload Hazard insurance quote');
+    expect(mail).toContain('Hazard insurance quote');
+    expect(mail).toContain(`/app/loans/${loanId}`);
+    // Through notify: the one-click unsubscribe for reminders, and the footer.
+    const unfolded = mail.replace(/\r?\n[ \t]+/g, ' ');
+    expect(unfolded).toMatch(/^List-Unsubscribe: <http[^>]*\/unsubscribe\?token=[^>]*\.reminder\.[^>]*>/m);
+    expect(unfolded).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
+    expect(mail).toContain('not to this e-mail');
+    // The team sees each reminder in the loan's activity; it is internal.
+    const rows = await api.db.select().from(activity).where(eq(activity.kind, 'reminder.sent'));
+    expect(rows.filter((row) => row.loanId === loanId)).toHaveLength(5);
+    expect(rows.every((row) => row.visibility === 'internal')).toBe(true);
+  });
+
+  it('sends nothing on weekends or at night in the team’s zone, and folds what it missed into one reminder', async () => {
+    // Asked for on Wednesday Dec 2 with no due date: first due Saturday Dec 5.
+    await addItem({ label: 'Bank statements', dueDate: null, requestedAt: auckland('2026-12-02T11:00:00') });
+    await runJobAt(auckland('2026-12-05T10:00:00')); // Saturday
+    await runJobAt(auckland('2026-12-06T12:00:00')); // Sunday
+    // Friday 20:00 UTC, a weekday afternoon there, is Saturday morning in Auckland.
+    await runJobAt(new Date('2026-12-04T20:00:00Z'));
+    await runJobAt(auckland('2026-12-07T07:59:00')); // Monday, before the office opens
+    await runJobAt(auckland('2026-12-07T18:00:00')); // Monday, after it closes (for the day)
+    expect(smtp.received).toHaveLength(0);
+    await runJobAt(auckland('2026-12-08T08:00:00')); // Tuesday, as the office opens
+    await waitFor(() => smtp.received.length === 2, { what: 'one reminder each' });
+    expect(mailsTo(dana.email)).toHaveLength(1);
+    await runJobAt(auckland('2026-12-08T17:00:00'));
+    expect(smtp.received).toHaveLength(2);
+  });
+
+  it('skips a loan whose reminders the team turned off, and picks up again when turned on', async () => {
+    await addItem({ label: 'Lease agreement', dueDate: '2026-12-08' });
+    const off = await api.as(assistant).put(`/api/loans/${loanId}/reminders`, { enabled: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toMatchObject({ enabled: false, timeZone: ZONE });
+    await runJobAt(auckland('2026-12-08T10:00:00'));
+    expect(smtp.received).toHaveLength(0);
+    const on = await api.as(harbor.owner).put(`/api/loans/${loanId}/reminders`, { enabled: true });
+    expect(on.json()).toMatchObject({ enabled: true });
+    await runJobAt(auckland('2026-12-08T10:15:00'));
+    expect(mailsTo(dana.email)).toHaveLength(1);
+    const kinds = (await api.db.select({ kind: activity.kind }).from(activity).where(eq(activity.loanId, loanId))).map((row) => row.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['reminders.turned_off', 'reminders.turned_on']));
+  });
+
+  it('never lists an internal or a third party’s item to a borrower, and mails nobody when only those are owed', async () => {
+    await addItem({ label: 'Underwriter worksheet', borrowerVisible: false, dueDate: '2026-12-02' });
+    await addItem({ label: 'Title commitment', provider: 'third_party', dueDate: '2026-12-02' });
+    await runJobAt(auckland('2026-12-03T10:00:00'));
+    expect(smtp.received).toHaveLength(0);
+    await addItem({ label: 'Photo ID', dueDate: '2026-12-02' });
+    await runJobAt(auckland('2026-12-03T10:05:00'));
+    await waitFor(() => smtp.received.length === 2, { what: 'the reminders' });
+    for (const mail of smtp.received) {
+      expect(mail.raw).toContain('Photo ID');
+      expect(mail.raw).not.toContain('Underwriter worksheet');
+      expect(mail.raw).not.toContain('Title commitment');
+    }
+  });
+
+  it('lists every item the borrower owes on the loan in one mail per person', async () => {
+    await addItem({ label: 'Photo ID', dueDate: '2026-12-02' });
+    await addItem({ label: 'Operating agreement', status: 'needs_revision', dueDate: null, requestedAt: auckland('2026-12-01T09:00:00') });
+    await addItem({ label: 'Approved thing', status: 'approved' });
+    await runJobAt(auckland('2026-12-02T10:00:00'));
+    expect(mailsTo(dana.email)).toHaveLength(1);
+    const raw = mailsTo(dana.email)[0]!.raw;
+    expect(raw).toContain('Photo ID');
+    expect(raw).toContain('Operating agreement');
+    expect(raw).not.toContain('Approved thing');
+  });
+
+  it('sends one now to everyone who owes, whatever the hour, counts it, and refuses a second within the minute', async () => {
+    const item = await addItem({ label: 'Purchase contract', dueDate: null, requestedAt: new Date() });
+    const sent = await api.as(harbor.owner).post(`/api/loans/${loanId}/reminders/send`);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toEqual({ people: 2, items: 1 });
+    const again = await api.as(harbor.owner).post(`/api/loans/${loanId}/reminders/send`);
+    expect(again.statusCode).toBe(429);
+    expect(again.json().detail).toMatch(/less than a minute ago/);
+    while ((await worker.runOnce()) > 0);
+    await waitFor(() => smtp.received.length === 2, { what: 'the reminders sent now' });
+    expect(mailsTo(dana.email)).toHaveLength(1);
+    expect(mailsTo(cole.email)).toHaveLength(1);
+    expect(await itemRow(item.id)).toMatchObject({ remindersSent: 1 });
+    const view = await api.as(assistant).get(`/api/loans/${loanId}/reminders`);
+    expect(view.json()).toMatchObject({ enabled: true, recipients: 2, owed: [{ itemId: item.id, remindersSent: 1 }] });
+    expect(view.json().lastRemindedAt).not.toBeNull();
+    // The borrowers' activity feed says nothing of it.
+    const feed = await api.as(dana).get(`/api/loans/${loanId}/activity`);
+    expect(feed.statusCode).toBe(200);
+    expect(feed.body).not.toContain('reminder');
+  });
+
+  it('gives a borrower who chose reminders in-app only the inbox row and no mail, and each person one row per reminder', async () => {
+    await addItem({ label: 'Flood certificate', dueDate: '2026-12-09' });
+    const chose = await api.as(cole).put('/api/me/notification-preferences', { preferences: [{ kind: 'reminder', channel: 'in_app' }] });
+    expect(chose.statusCode, chose.body).toBe(200);
+    const rowsOf = (who: Person) =>
+      api.db
+        .select()
+        .from(notification)
+        .where(and(eq(notification.userId, who.userId), eq(notification.kind, 'reminder')));
+    const [danaBefore, coleBefore] = [(await rowsOf(dana)).length, (await rowsOf(cole)).length];
+    try {
+      const sent = await api.as(harbor.owner).post(`/api/loans/${loanId}/reminders/send`);
+      expect(sent.statusCode, sent.body).toBe(200);
+      while ((await worker.runOnce()) > 0);
+      await waitFor(() => mailsTo(dana.email).length === 1, { what: 'Dana’s reminder' });
+      expect(mailsTo(cole.email)).toHaveLength(0);
+      const coles = await rowsOf(cole);
+      expect(coles).toHaveLength(coleBefore + 1);
+      expect(coles.at(-1)?.data).toMatchObject({
+        title: expect.stringContaining('Reminder: Flood certificate for 12 Pier Road'),
+        path: `/app/loans/${loanId}`,
+      });
+      expect(await rowsOf(dana)).toHaveLength(danaBefore + 1);
+      const inbox = await api.as(cole).get('/api/me/notifications');
+      expect(inbox.json().notifications[0]).toMatchObject({ kind: 'reminder', title: expect.stringContaining('Reminder: Flood certificate for 12 Pier Road') });
+    } finally {
+      await api.as(cole).put('/api/me/notification-preferences', { preferences: [{ kind: 'reminder', channel: 'email' }] });
+    }
+  });
+
+  it('refuses to send now when nothing is owed', async () => {
+    await addItem({ label: 'Approved thing', status: 'approved' });
+    const sent = await api.as(harbor.owner).post(`/api/loans/${loanId}/reminders/send`);
+    expect(sent.statusCode).toBe(409);
+    expect(sent.json().detail).toMatch(/owe no documents/);
+  });
+
+  it('mails once when two app instances run the job at the same moment', async () => {
+    const item = await addItem({ label: 'Rent roll', dueDate: '2026-12-09' });
+    const second = api.database.url ? await openDatabase({ kind: 'postgres', url: api.database.url, poolSize: 3 }) : null;
+    const at = auckland('2026-12-08T10:00:00');
+    const runs = await Promise.all([
+      remindLoan({ db: api.db, config: api.config }, loanId, { kind: 'schedule' }, at),
+      remindLoan({ db: second?.db ?? api.db, config: api.config }, loanId, { kind: 'schedule' }, at),
+      remindLoan({ db: api.db, config: api.config }, loanId, { kind: 'schedule' }, at),
+    ]);
+    await second?.close();
+    expect(runs.map((run) => run.people).sort()).toEqual([0, 0, 2]);
+    while ((await worker.runOnce()) > 0);
+    await waitFor(() => smtp.received.length === 2, { what: 'the reminders' });
+    expect(mailsTo(dana.email)).toHaveLength(1);
+    expect(await itemRow(item.id)).toMatchObject({ remindersSent: 1 });
+  });
+
+  it('starts an item’s reminders over when it is asked for again', async () => {
+    const item = await addItem({ label: 'Appraisal', status: 'waived', remindersSent: 5, lastRemindedAt: auckland('2026-12-01T10:00:00') });
+    const reopened = await api.as(harbor.owner).post(`/api/loans/${loanId}/checklist/items/${item.id}/reopen`, { version: item.version });
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    const row = await itemRow(item.id);
+    expect(row).toMatchObject({ status: 'requested', remindersSent: 0, lastRemindedAt: null });
+    expect(row.requestedAt.getTime()).toBeGreaterThan(item.requestedAt.getTime());
+  });
+
+  it('keeps the team’s time zone an IANA zone, set by its owner', async () => {
+    const bad = await api.as(harbor.owner).patch(`/api/teams/${harbor.teamId}`, { timeZone: 'Mars/Olympus' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([{ field: 'timeZone', message: 'Choose a time zone such as America/Chicago' }]);
+    const byAssistant = await api.as(assistant).patch(`/api/teams/${harbor.teamId}`, { timeZone: 'UTC' });
+    expect(byAssistant.statusCode).toBeGreaterThanOrEqual(400);
+    const team = await api.as(assistant).get(`/api/teams/${harbor.teamId}`);
+    expect(team.json().timeZone).toBe(ZONE);
+  });
+
+  it('never 5xxs the reminder and time-zone endpoints with bad bodies (property-based)', async () => {
+    const bad = fc.oneof(
+      fc.constantFrom('\u0000', '\ud800', '', ' ', 'true', 'UTC', 'Mars/Olympus', 'America/New_York\u0000', [], {}, null, true, false, -1, 0, 1e21),
+      fc.string({ unit: 'binary', maxLength: 70 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const body = fc.oneof(fc.dictionary(fc.constantFrom('enabled', 'timeZone', 'x'), bad, { maxKeys: 3 }), bad);
+    const targets = [
+      ['PUT', `/api/loans/${loanId}/reminders`],
+      ['POST', `/api/loans/${loanId}/reminders/send`],
+      ['PATCH', `/api/teams/${harbor.teamId}`],
+    ] as const;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...targets), body, async ([method, url], payload) => {
+        const response = await api.app.inject({
+          method,
+          url,
+          payload: JSON.stringify(payload),
+          headers: { cookie: harbor.owner.cookie, 'content-type': 'application/json' },
+        });
+        expect(response.statusCode, `${method} ${url} ${JSON.stringify(payload).slice(0, 200)} → ${response.body.slice(0, 200)}`).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
+    // What the property sent to the team never left it an unknown zone.
+    expect((await api.as(harbor.owner).get(`/api/teams/${harbor.teamId}`)).json().timeZone).toMatch(/^(Pacific\/Auckland|UTC|America\/New_York)$/);
+    await api.as(harbor.owner).patch(`/api/teams/${harbor.teamId}`, { timeZone: ZONE });
+  });
+});
