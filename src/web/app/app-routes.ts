@@ -1,6 +1,7 @@
 import { adminRoutes } from '../features/admin/routes';
 import { loansRoutes } from '../features/loans/routes';
 import { myLoansRoutes } from '../features/my-loans/routes';
+import { notificationsRoutes } from '../features/notifications/routes';
 import { pipelineRoutes } from '../features/pipeline/routes';
 import { profileRoutes } from '../features/profile/routes';
 import { securityRoutes } from '../features/security/routes';
@@ -12,4 +13,13 @@ import type { AppRoute } from '../lib/app-route';
  * The shell maps over this list: a new feature is its folder (with its
  * `routes.ts`) and one line here. Only the app shell's chunk imports it.
  */
-export const appRoutes: AppRoute[] = [...pipelineRoutes, ...myLoansRoutes, ...loansRoutes, ...teamRoutes, ...adminRoutes, ...profileRoutes, ...securityRoutes];
+export const appRoutes: AppRoute[] = [
+  ...pipelineRoutes,
+  ...myLoansRoutes,
+  ...loansRoutes,
+  ...teamRoutes,
+  ...adminRoutes,
+  ...profileRoutes,
+  ...notificationsRoutes,
+  ...securityRoutes,
+];

@@ -17,6 +17,7 @@ const pages = [
   { path: paths.resetPassword, Page: lazyPage(() => import('../features/auth/reset-password-page')) },
   { path: paths.invite, Page: lazyPage(() => import('../features/invitations/accept-invitation-page')) },
   { path: paths.upload, Page: lazyPage(() => import('../features/upload-link/upload-link-page')) },
+  { path: paths.unsubscribe, Page: lazyPage(() => import('../features/unsubscribe/unsubscribe-page')) },
   // The signed-in app: its shell maps its own routes (app-routes.ts) and holds its server state.
   { path: `${paths.app}/*`, Page: lazyPage(() => import('./shell/app-shell-page')) },
 ];

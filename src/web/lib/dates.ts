@@ -36,3 +36,26 @@ export function todayCalendarDate(now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
+
+const RELATIVE = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+];
+
+/**
+ * How long ago a moment was, for a conversation: "just now", "5 minutes ago",
+ * "yesterday", "3 days ago"; from a week back the date itself ("Jan 7, 2025").
+ */
+export function formatRelativeMoment(iso: string, now: Date = new Date()): string {
+  const then = new Date(iso);
+  let amount = (then.getTime() - now.getTime()) / 1000;
+  if (Math.abs(amount) < 45) return 'just now';
+  for (const [unit, size] of RELATIVE_STEPS) {
+    if (Math.abs(amount) < size) return RELATIVE.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return formatMoment(iso, 'date');
+}

@@ -13,6 +13,8 @@ export const paths = {
   invite: '/invite',
   /** A third party's upload link (`/upload#<token>`): no account, no navigation. */
   upload: '/upload',
+  /** A notification mail's unsubscribe link (`/unsubscribe?token=…`): asks before it turns anything off, since link scanners open links. */
+  unsubscribe: '/unsubscribe',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   app: '/app',
@@ -30,6 +32,8 @@ export const paths = {
   /** The team's checklist template: what new loans ask for. */
   teamTemplates: '/app/team/templates',
   profile: '/app/profile',
+  /** The person's notifications, opened from the header's bell. */
+  inbox: '/app/inbox',
   security: '/app/security',
   securitySetup: '/app/security/setup',
   admin: '/app/admin',

@@ -1,6 +1,7 @@
 import type { CSSProperties } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Me } from '../../../shared/schemas/me';
+import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { usePublicConfig } from '../../lib/public-config';
 import { LogoMark } from '../../ui/logo';
 import { appRoutes } from '../app-routes';
@@ -13,9 +14,9 @@ const navLinkClasses = (active: boolean) =>
 /**
  * The app's header: whose app it is (the team's logo and name, or the
  * platform's), the links of the features this person may open (app-routes),
- * and the person's menu. The team's accent colour is only ever a decorative
- * stripe: any colour may be chosen, so it never colours text. On a phone the
- * navigation takes a row of its own.
+ * the bell of their notifications, and the person's menu. The team's accent
+ * colour is only ever a decorative stripe: any colour may be chosen, so it
+ * never colours text. On a phone the navigation takes a row of its own.
  */
 export function AppHeader({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   const { pathname } = useLocation();
@@ -32,7 +33,9 @@ export function AppHeader({ me, onSignOut }: { me: Me; onSignOut: () => void }) 
             </Link>
           ))}
         </nav>
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-2">
+          {/* Someone who must enrol an authenticator first has no inbox to open yet. */}
+          {me.mustEnrolMfa ? null : <NotificationBell />}
           <UserMenu me={me} onSignOut={onSignOut} />
         </div>
       </div>

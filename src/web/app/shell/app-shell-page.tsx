@@ -8,6 +8,7 @@ import type { Me } from '../../../shared/schemas/me';
 import { ApiError } from '../../lib/api-client';
 import { meQueryOptions, useMeQuery } from '../../lib/api/get-me';
 import { allows, isArea, type AppArea, type AppPage } from '../../lib/app-route';
+import { LiveEventsProvider } from '../../lib/live/live-events';
 import { MeProvider } from '../../lib/me-context';
 import { paths } from '../../lib/paths';
 import { createQueryClient, TEAM_SCOPE } from '../../lib/query-client';
@@ -135,23 +136,26 @@ function SignedInApp() {
 
   return (
     <MeProvider me={me} formerTeam={formerTeam} handleAccessError={handleAccessError}>
-      <div className="min-h-screen bg-slate-50">
-        <AppHeader me={me} onSignOut={() => void onSignOut()} />
-        <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-          {gated ? (
-            // Team data and the admin console stay closed until an authenticator is enrolled (the server answers 401 mfa_required).
-            <Redirect to={paths.securitySetup} />
-          ) : (
-            <Suspense fallback={<PageLoading />}>
-              {/* Areas hold descendant <Routes> rather than nested routes with an <Outlet>: the public pages' chunk stays as it is. */}
-              <Routes>
-                {appRoutes.map((route) => (isArea(route) ? areaRoute(route, me) : pageRoute(paths.app, route, me)))}
-                <Route path="*" element={<AppNotFound />} />
-              </Routes>
-            </Suspense>
-          )}
-        </main>
-      </div>
+      {/* One live stream per tab, for the loans the page shows (decision 020). */}
+      <LiveEventsProvider>
+        <div className="min-h-screen bg-slate-50">
+          <AppHeader me={me} onSignOut={() => void onSignOut()} />
+          <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+            {gated ? (
+              // Team data and the admin console stay closed until an authenticator is enrolled (the server answers 401 mfa_required).
+              <Redirect to={paths.securitySetup} />
+            ) : (
+              <Suspense fallback={<PageLoading />}>
+                {/* Areas hold descendant <Routes> rather than nested routes with an <Outlet>: the public pages' chunk stays as it is. */}
+                <Routes>
+                  {appRoutes.map((route) => (isArea(route) ? areaRoute(route, me) : pageRoute(paths.app, route, me)))}
+                  <Route path="*" element={<AppNotFound />} />
+                </Routes>
+              </Suspense>
+            )}
+          </main>
+        </div>
+      </LiveEventsProvider>
     </MeProvider>
   );
 }

@@ -11,6 +11,7 @@ const team: NonNullable<Me['team']> = {
   logoUrl: null,
   role: 'assistant',
   dscrThresholds: { strong: 1.25, eligible: 1 },
+  timeZone: 'America/New_York',
 };
 const person = (change: Partial<Me>): Me => ({
   user: { id: 'user-1', name: 'Pat', email: 'pat@example.test' },

@@ -40,3 +40,13 @@ describe('activity lines of the lender package', () => {
     expect(activityLines(row('package.downloaded', {}))).toEqual(['Asha Assistant downloaded the lender package (documents)']);
   });
 });
+
+describe('activity lines of comments', () => {
+  it('says who commented, replied, edited or deleted, never what the comment said', () => {
+    expect(activityLines(row('comment.posted', { commentId: 'c', parentId: null, byName: 'Bea' }, 'Bea Borrower'))).toEqual(['Bea Borrower commented']);
+    expect(activityLines(row('comment.posted', { commentId: 'c', parentId: null, itemId: 'i' }))).toEqual(['Asha Assistant commented on an item']);
+    expect(activityLines(row('comment.posted', { commentId: 'c', parentId: 'p' }))).toEqual(['Asha Assistant replied in the discussion']);
+    expect(activityLines(row('comment.edited', { commentId: 'c', previousBody: 'old words' }))).toEqual(['Asha Assistant edited a comment']);
+    expect(activityLines(row('comment.deleted', { commentId: 'c' }))).toEqual(['Asha Assistant deleted a comment']);
+  });
+});

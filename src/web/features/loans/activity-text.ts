@@ -147,10 +147,28 @@ export function activityLines(item: ActivityView, people: ReadonlyMap<string, st
       return [`${who} sent ${String(data.name ?? 'a third party')} (${String(data.email ?? '')}) an upload link for ${itemLabel(data)}`];
     case 'document.link_revoked':
       return [`${who} withdrew the upload link sent to ${String(data.email ?? 'a third party')} for ${itemLabel(data)}`];
+    case 'comment.posted':
+      return [data.parentId ? `${who} replied in the discussion` : `${who} commented${data.itemId ? ' on an item' : ''}`];
+    case 'comment.edited':
+      return [`${who} edited a comment`];
+    case 'comment.deleted':
+      return [`${who} deleted a comment`];
     case 'package.downloaded':
       return [
         `${who} downloaded the lender package (${typeof data.documents === 'number' ? `${data.documents} document${data.documents === 1 ? '' : 's'}` : 'documents'})`,
       ];
+    case 'reminder.sent': {
+      const names = Array.isArray(data.recipients) ? data.recipients.filter((name): name is string => typeof name === 'string') : [];
+      const count = Array.isArray(data.items) ? data.items.length : 0;
+      const what = `${count} owed document${count === 1 ? '' : 's'}`;
+      const to = names.length ? names.join(', ') : 'the borrowers';
+      // The schedule sent it, or a person pressed "Send reminder now".
+      return [data.trigger === 'now' ? `${who} sent ${to} a reminder of ${what}` : `Reminder of ${what} sent to ${to}`];
+    }
+    case 'reminders.turned_off':
+      return [`${who} turned reminders off`];
+    case 'reminders.turned_on':
+      return [`${who} turned reminders on`];
     default:
       return [`${who}: ${item.kind.replace(/[._]/g, ' ')}`];
   }

@@ -9,6 +9,7 @@ import { ApiError } from '../../lib/api-client';
 import { useMembers } from '../../lib/api/list-members';
 import { useFailureNotice, useMe } from '../../lib/me-context';
 import { paths } from '../../lib/paths';
+import { useLiveLoan } from '../../lib/live/live-events';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { Button } from '../../ui/button';
 import { Chip } from '../../ui/chip';
@@ -17,7 +18,9 @@ import { useToast } from '../../ui/toast';
 import { loanQueryOptions } from './api/get-loan';
 import { useUpdateLoan } from './api/update-loan';
 import { ActivityFeed } from './components/activity-feed';
+import { AlsoViewing } from './components/also-viewing';
 import { ChecklistPanel } from './components/checklist-panel';
+import { DiscussionPanel } from './components/discussion/discussion-panel';
 import { DscrFigures } from './components/dscr-figures';
 import { LenderPackageLink } from './components/lender-package-link';
 import { LoanActions } from './components/loan-actions';
@@ -26,6 +29,7 @@ import { LoanForm } from './components/loan-form';
 import { LoanProgress, LoanTimeline } from './components/loan-timeline';
 import { MoveStage } from './components/move-stage';
 import { ParticipantsPanel } from './components/participants-panel';
+import { RemindersPanel } from './components/reminders-panel';
 import { StageHistory } from './components/stage-history';
 import { changedLoanFields, formValuesOf } from './loan-form-values';
 
@@ -49,17 +53,21 @@ export function TeamLoanPage({ loan }: { loan: LoanDetail }) {
   useDocumentTitle(`${loan.borrowerName} — ${loan.propertyStreet}`);
   const me = useMe();
   const members = useMembers(loan.teamId);
-  const [editing, setEditing] = useState(false);
+  // The loan as it was when editing began: changes arriving live (decision 020) must not restart a form someone is typing in.
+  const [editingFrom, setEditingFrom] = useState<LoanDetail | null>(null);
   const people = useMemo(() => new Map((members.data?.members ?? []).map((member) => [member.userId, member.name])), [members.data]);
   const exited = isExitStage(loan.stage);
+  // Changes by anyone on the loan reach this page as they happen (decision 020).
+  const viewers = useLiveLoan(loan.id);
 
   return (
     <div>
-      <p>
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <Link to={paths.loans} className="text-sm font-semibold text-navy-700 underline-offset-4 hover:underline">
           ← Pipeline
         </Link>
-      </p>
+        <AlsoViewing viewers={viewers} />
+      </div>
       <header className="mt-3 flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <p className="text-sm font-semibold text-navy-700">
@@ -99,21 +107,26 @@ export function TeamLoanPage({ loan }: { loan: LoanDetail }) {
             <ChecklistPanel loanId={loan.id} />
           </Card>
 
-          {editing ? (
+          <Card title="Discussion">
+            <DiscussionPanel loanId={loan.id} viewer="team" />
+          </Card>
+
+          {editingFrom ? (
             <section aria-label="Edit the loan">
               <h2 className="sr-only">Edit the loan</h2>
               <EditLoan
-                key={loan.version}
-                loan={loan}
+                key={editingFrom.version}
+                loan={editingFrom}
                 assignees={(members.data?.members ?? []).map((member) => ({ id: member.userId, name: member.name }))}
-                onDone={() => setEditing(false)}
+                onDone={() => setEditingFrom(null)}
+                onReload={setEditingFrom}
               />
             </section>
           ) : (
             <Card
               title="Loan file"
               action={
-                <Button variant="secondary" onClick={() => setEditing(true)} disabled={members.isPending}>
+                <Button variant="secondary" onClick={() => setEditingFrom(loan)} disabled={members.isPending}>
                   Edit loan
                 </Button>
               }
@@ -132,6 +145,9 @@ export function TeamLoanPage({ loan }: { loan: LoanDetail }) {
             <DscrFigures analysis={loan.dscr} thresholds={loan.thresholds} />
           </Card>
           <ParticipantsPanel loanId={loan.id} />
+          <Card title="Reminders">
+            <RemindersPanel loanId={loan.id} />
+          </Card>
           <Card title="Stage history">
             <StageHistory history={loan.stageHistory} />
           </Card>
@@ -144,8 +160,21 @@ export function TeamLoanPage({ loan }: { loan: LoanDetail }) {
   );
 }
 
-/** The loan form on the stored loan: sends only the changed fields with the version it started from; a 409 offers to reload. */
-function EditLoan({ loan, assignees, onDone }: { loan: LoanDetail; assignees: { id: string; name: string }[]; onDone: () => void }) {
+/**
+ * The loan form on the loan as editing began: sends only the changed fields with the version it started from;
+ * a 409 (someone changed it meanwhile) offers to reload, which starts the form again from the loan as it is now.
+ */
+function EditLoan({
+  loan,
+  assignees,
+  onDone,
+  onReload,
+}: {
+  loan: LoanDetail;
+  assignees: { id: string; name: string }[];
+  onDone: () => void;
+  onReload: (loan: LoanDetail) => void;
+}) {
   const toast = useToast();
   const notifyFailure = useFailureNotice();
   const queryClient = useQueryClient();
@@ -183,7 +212,15 @@ function EditLoan({ loan, assignees, onDone }: { loan: LoanDetail; assignees: { 
           <div role="alert" className="flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800">
             <p className="flex-1 font-semibold">{conflict}</p>
             {/* Reading the loan again gives it a new version, and this form starts again from it. */}
-            <Button variant="secondary" onClick={() => void queryClient.invalidateQueries({ queryKey: loanQueryOptions(loan.id).queryKey })}>
+            <Button
+              variant="secondary"
+              onClick={() =>
+                void queryClient.fetchQuery({ ...loanQueryOptions(loan.id), staleTime: 0 }).then(
+                  (fresh) => onReload(fresh as LoanDetail),
+                  (error: unknown) => notifyFailure('Loading the loan failed', error),
+                )
+              }
+            >
               Reload
             </Button>
           </div>

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../lib/use-page-title';
 import { Chip } from '../../ui/chip';
 import { LoadFailed } from '../../ui/load-failed';
 import { Spinner } from '../../ui/spinner';
+import { UnreadBadge } from '../../ui/unread-badge';
 import { useMyLoans } from './api/list-my-loans';
 
 /**
@@ -67,7 +68,10 @@ function LoanCard({ loan }: { loan: MyLoanCard }) {
         <div className="flex items-center gap-3">
           {loan.team.logoUrl ? <img src={loan.team.logoUrl} alt="" className="h-7 w-auto max-w-28 object-contain" /> : null}
           <p className="text-sm font-semibold text-slate-700">{loan.team.name}</p>
-          <p className="ml-auto text-xs text-slate-600">{PARTICIPANT_ROLE_LABELS[loan.role]}</p>
+          <p className="ml-auto flex items-center gap-2 text-xs text-slate-600">
+            <UnreadBadge count={loan.unreadComments} />
+            {PARTICIPANT_ROLE_LABELS[loan.role]}
+          </p>
         </div>
         <h2 className="mt-3 text-lg font-bold break-words text-slate-900">
           {loan.propertyUnit ? `${loan.propertyStreet}, ${loan.propertyUnit}` : loan.propertyStreet}

@@ -10,11 +10,12 @@ import { TextField } from '../../ui/field';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
 import { useUpdateProfile } from './api/update-profile';
+import { NotificationSettings } from './notification-settings';
 
 const ROLE_LABELS = { owner: 'Owner', assistant: 'Assistant' } as const;
 const linkClasses = 'font-semibold text-navy-700 underline underline-offset-4 hover:text-navy-900';
 
-/** /app/profile: the person's name (editable), e-mail, team and role, and the way to their security settings. */
+/** /app/profile: the person's name (editable), e-mail, team and role, the way to their security settings, and how they hear of each kind of notification. */
 export default function ProfilePage() {
   useDocumentTitle('Profile');
   const me = useMe();
@@ -116,6 +117,8 @@ export default function ProfilePage() {
           </dd>
         </dl>
       </section>
+
+      {me.mustEnrolMfa ? null : <NotificationSettings />}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { useUpdateTeam } from './api/update-team';
 import { BrandPreview } from './components/brand-preview';
 import { DscrBandsForm } from './components/dscr-bands-form';
 import { LogoPanel } from './components/logo-panel';
+import { TimeZoneForm } from './components/time-zone-form';
 import { TeamUnavailable } from './team-unavailable';
 
 const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
@@ -113,6 +114,8 @@ function Branding({ team }: { team: TeamView }) {
           <LogoPanel team={team} onPreview={setLogoPreview} />
 
           <DscrBandsForm team={team} />
+
+          <TimeZoneForm team={team} />
         </div>
 
         <div className="lg:sticky lg:top-6">

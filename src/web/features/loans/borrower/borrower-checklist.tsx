@@ -12,8 +12,10 @@ import { useToast } from '../../../ui/toast';
 import { useChangeItemStatus } from '../api/change-item-status';
 import { checklistItemPath, useChecklist } from '../api/get-checklist';
 import { refreshDocuments } from '../api/list-versions';
+import { ItemComments } from '../components/discussion/item-comments';
 import { DocumentVersions } from '../components/document-versions';
 import { FilePreviewDialog, type FilePreview } from '../components/file-preview-dialog';
+import { useLandOnHashTarget } from '../components/hash-target';
 import { ItemStatusChip } from '../components/item-status-chip';
 
 type Item = BorrowerChecklistItemView;
@@ -41,6 +43,8 @@ export function BorrowerChecklist({ loanId }: { loanId: string }) {
   const toast = useToast();
   const [claiming, setClaiming] = useState<Item | null>(null);
   const [preview, setPreview] = useState<FilePreview | null>(null);
+  // A notification's link to an item (needs revision, approved) lands on it.
+  useLandOnHashTarget('item', checklist.isSuccess);
 
   if (checklist.isPending) return <p className="text-sm text-slate-600">Loading your documents…</p>;
   if (checklist.isError) return <LoadFailed message="Your documents could not be loaded." onRetry={() => void checklist.refetch()} />;
@@ -125,7 +129,7 @@ function BorrowerItem({
   const versionsId = useId();
   const settled = isItemSettled(item.status, item.notApplicableConfirmed);
   return (
-    <li className="p-3">
+    <li id={`item-${item.id}`} tabIndex={-1} className="p-3 focus:outline-2 focus:outline-navy-600">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="font-medium break-words text-slate-900">{item.label}</p>
         <ItemStatusChip status={item.status} pendingConfirmation={item.status === 'not_applicable' && !item.notApplicableConfirmed} />
@@ -174,6 +178,9 @@ function BorrowerItem({
           <DocumentVersions loanId={loanId} itemId={item.id} label={item.label} onPreview={(shown) => onPreview(shown)} />
         </div>
       ) : null}
+      <div className="mt-1 -ml-2">
+        <ItemComments loanId={loanId} itemId={item.id} itemLabel={item.label} viewer="borrower" />
+      </div>
     </li>
   );
 }

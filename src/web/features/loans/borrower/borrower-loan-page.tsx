@@ -6,10 +6,13 @@ import { isExitStage, STAGE_LABELS } from '../../../../shared/domain/loan-stages
 import { formatCents, formatPercent } from '../../../../shared/money';
 import { formatCalendarDate } from '../../../lib/dates';
 import { paths } from '../../../lib/paths';
+import { useLiveLoan } from '../../../lib/live/live-events';
 import { useDocumentTitle } from '../../../lib/use-page-title';
 import { Chip } from '../../../ui/chip';
 import { DateTime } from '../../../ui/date-time';
 import { ActivityFeed } from '../components/activity-feed';
+import { AlsoViewing } from '../components/also-viewing';
+import { DiscussionPanel } from '../components/discussion/discussion-panel';
 import { LoanProgress, LoanTimeline } from '../components/loan-timeline';
 import { formatMonths, formatPrepayment, formatYears } from '../format';
 import { BorrowerChecklist } from './borrower-checklist';
@@ -50,13 +53,16 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 export function BorrowerLoanPage({ loan }: { loan: BorrowerLoanView }) {
   useDocumentTitle(`Your loan — ${loan.propertyStreet}`);
   const exited = isExitStage(loan.stage);
+  // What the team and the other borrowers do reaches this page as it happens (decision 020).
+  const viewers = useLiveLoan(loan.id);
   return (
     <div className="mx-auto max-w-2xl space-y-5" style={{ '--team-accent': loan.team.accentColor } as CSSProperties}>
-      <p>
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <Link to={paths.myLoans} className="text-sm font-semibold text-navy-700 underline-offset-4 hover:underline">
           ← My loans
         </Link>
-      </p>
+        <AlsoViewing viewers={viewers} />
+      </div>
       <header className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
         <div aria-hidden="true" className="h-1.5 bg-(--team-accent)" />
         <div className="p-5">
@@ -88,6 +94,10 @@ export function BorrowerLoanPage({ loan }: { loan: BorrowerLoanView }) {
 
       <Card title="Your documents">
         <BorrowerChecklist loanId={loan.id} />
+      </Card>
+
+      <Card title="Discussion">
+        <DiscussionPanel loanId={loan.id} viewer="borrower" />
       </Card>
 
       <Card title="Stage dates">

@@ -15,6 +15,8 @@ import { useChangeItemStatus, type ItemStatusChange } from '../api/change-item-s
 import { useChecklist } from '../api/get-checklist';
 import { useRemoveChecklistItem } from '../api/remove-checklist-item';
 import { useReorderChecklist } from '../api/reorder-checklist';
+import { ItemComments } from './discussion/item-comments';
+import { useLandOnHashTarget } from './hash-target';
 import { ItemDocuments } from './item-documents';
 import { ItemStatusChip } from './item-status-chip';
 import { UploadLinksDialog } from './upload-links-dialog';
@@ -35,6 +37,13 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
   const [announcement, setAnnouncement] = useState('');
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const panelIds = useId();
+  // A notification's link to an item (an upload to review) lands on it with its documents open.
+  const linkedItem = useLandOnHashTarget('item', checklist.isSuccess);
+  const [openedLinked, setOpenedLinked] = useState<string | null>(null);
+  if (linkedItem && linkedItem !== openedLinked && checklist.data?.items.some((item) => item.id === linkedItem)) {
+    setOpenedLinked(linkedItem);
+    setOpen((shown) => new Set(shown).add(linkedItem));
+  }
 
   if (checklist.isPending) return <p className="text-sm text-slate-600">Loading the checklist…</p>;
   if (checklist.isError) return <LoadFailed message="The checklist could not be loaded." onRetry={() => void checklist.refetch()} />;
@@ -78,7 +87,7 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
       </p>
       <ol className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200">
         {items.map((item, index) => (
-          <li key={item.id} className="p-3">
+          <li key={item.id} id={`item-${item.id}`} tabIndex={-1} className="p-3 focus:outline-2 focus:outline-navy-600">
             <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-center gap-2">
@@ -174,6 +183,9 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
                 <ItemDocuments loanId={loanId} item={item} maxFileBytes={maxFileBytes} />
               </div>
             ) : null}
+            <div className="mt-1 -ml-2">
+              <ItemComments loanId={loanId} itemId={item.id} itemLabel={item.label} viewer="team" internalItem={!item.borrowerVisible} />
+            </div>
           </li>
         ))}
       </ol>

@@ -10,7 +10,7 @@ import { FileUpload } from '../../../ui/file-upload';
 import { ReasonDialog } from '../../../ui/reason-dialog';
 import { useToast } from '../../../ui/toast';
 import { checklistItemPath } from '../api/get-checklist';
-import { refreshDocuments } from '../api/list-versions';
+import { refreshDocuments, useVersions } from '../api/list-versions';
 import { useReviewVersion } from '../api/review-version';
 import { ApproveDialog } from './approve-dialog';
 import { DocumentVersions } from './document-versions';
@@ -32,6 +32,8 @@ export function ItemDocuments({ loanId, item, maxFileBytes }: { loanId: string; 
   const [preview, setPreview] = useState<FilePreview | null>(null);
   const [approving, setApproving] = useState<VersionView | null>(null);
   const [revising, setRevising] = useState<VersionView | null>(null);
+  // The same query DocumentVersions shows (shared, not sent twice): see the upload below.
+  const versions = useVersions(loanId, item.id);
 
   const failed = (what: string) => (error: unknown) => {
     if (error instanceof ApiError && error.status === 409) {
@@ -79,7 +81,8 @@ export function ItemDocuments({ loanId, item, maxFileBytes }: { loanId: string; 
   return (
     <div className="space-y-4">
       <DocumentVersions loanId={loanId} itemId={item.id} label={item.label} onPreview={openPreview} actions={reviewActions} />
-      {nextItemStatus(item.status, 'upload') ? (
+      {/* Not while the versions load: their list would push the upload down under a finger about to tap it (a slow phone). */}
+      {nextItemStatus(item.status, 'upload') && !versions.isPending ? (
         <div>
           <p className="text-sm font-medium text-slate-800">Upload a new version</p>
           <FileUpload

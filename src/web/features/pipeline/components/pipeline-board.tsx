@@ -6,6 +6,7 @@ import type { PipelinePage, PipelineRow } from '../../../../shared/schemas/loans
 import { paths } from '../../../lib/paths';
 import { plural } from '../../../lib/plural';
 import { Spinner } from '../../../ui/spinner';
+import { UnreadBadge } from '../../../ui/unread-badge';
 import { MoveMenu } from './move-menu';
 
 export interface BoardColumn {
@@ -156,6 +157,7 @@ function Card({
       <Link to={paths.loanHref(row.id)} draggable={false} className="font-semibold text-navy-800 underline-offset-4 hover:underline">
         {row.borrowerName}
       </Link>
+      <UnreadBadge count={row.unreadComments} className="ml-2" />
       {row.entityName ? <p className="text-xs text-slate-600">{row.entityName}</p> : null}
       <p className="mt-1 text-sm text-slate-700">{row.property}</p>
       <p className="mt-2 flex items-center justify-between gap-2 text-sm">

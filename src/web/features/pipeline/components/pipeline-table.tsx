@@ -13,6 +13,7 @@ import { EmptyCell } from '../../../ui/empty-cell';
 import { CheckIcon } from '../../../ui/icons';
 import { ScrollTable, TableHead } from '../../../ui/scroll-table';
 import { SortHeader } from '../../../ui/sort-header';
+import { UnreadBadge } from '../../../ui/unread-badge';
 import type { SortDirection } from '../pipeline-view';
 
 export const SORT_LABELS: Record<PipelineSort, string> = {
@@ -83,6 +84,7 @@ function LoanRow({ row, today }: { row: PipelineRow; today: string }) {
         <Link to={paths.loanHref(row.id)} className="font-semibold text-navy-800 underline-offset-4 hover:underline">
           {row.borrowerName}
         </Link>
+        <UnreadBadge count={row.unreadComments} className="ml-2" />
         {row.entityName ? <span className="block text-xs text-slate-600">{row.entityName}</span> : null}
         {row.archived ? (
           <span className="mt-1 block">

@@ -1,0 +1,94 @@
+import { useId } from 'react';
+import { REMINDER_POLICY } from '../../../../shared/domain/reminders';
+import { formatCalendarDate } from '../../../lib/dates';
+import { useFailureNotice } from '../../../lib/me-context';
+import { Button } from '../../../ui/button';
+import { DateTime } from '../../../ui/date-time';
+import { Spinner } from '../../../ui/spinner';
+import { useToast } from '../../../ui/toast';
+import { useReminders, useSendReminderNow, useSetReminders } from '../api/reminders';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The loan's reminders (team only): the switch for the scheduled reminders,
+ * when the last one went, and "Send reminder now", which the server allows
+ * once a minute (a double click sends one).
+ */
+export function RemindersPanel({ loanId }: { loanId: string }) {
+  const toast = useToast();
+  const notifyFailure = useFailureNotice();
+  const labelId = useId();
+  const hintId = useId();
+  const reminders = useReminders(loanId);
+  const setReminders = useSetReminders(loanId);
+  const sendNow = useSendReminderNow(loanId);
+
+  if (reminders.isPending) return <Spinner />;
+  if (reminders.isError) return <p className="text-sm text-slate-600">The reminders could not be loaded.</p>;
+  const view = reminders.data;
+  const enabled = setReminders.isPending && setReminders.variables !== undefined ? setReminders.variables : view.enabled;
+  const next = view.owed
+    .map((item) => item.nextReminderOn)
+    .filter((day): day is string => day !== null)
+    .sort()[0];
+
+  const toggle = () =>
+    setReminders.mutate(!enabled, {
+      onSuccess: (saved) => toast({ title: 'Success!', description: saved.enabled ? 'Reminders are on for this loan.' : 'Reminders are off for this loan.' }),
+      onError: (error) => notifyFailure('Changing the reminders failed', error),
+    });
+  const send = () =>
+    sendNow.mutate(undefined, {
+      onSuccess: (sent) =>
+        toast({ title: 'Success!', description: `Reminder sent to ${plural(sent.people, 'person', 'people')} about ${plural(sent.items, 'document')}.` }),
+      onError: (error) => notifyFailure('Sending the reminder failed', error),
+    });
+
+  return (
+    <div className="space-y-4 text-sm text-slate-700">
+      <div className="flex items-center justify-between gap-4">
+        <div>
+          <p id={labelId} className="font-medium text-slate-900">
+            Automatic reminders
+          </p>
+          <p id={hintId} className="text-slate-600">
+            Weekdays {REMINDER_POLICY.openHour}:00–{REMINDER_POLICY.closeHour}:00 ({view.timeZone}), at most {REMINDER_POLICY.maxPerItem} per document.
+          </p>
+        </div>
+        <button
+          type="button"
+          role="switch"
+          aria-checked={enabled}
+          aria-labelledby={labelId}
+          aria-describedby={hintId}
+          disabled={setReminders.isPending}
+          onClick={toggle}
+          className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full border-2 border-transparent transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-navy-700 disabled:opacity-60 ${enabled ? 'bg-navy-700' : 'bg-slate-400'}`}
+        >
+          <span
+            aria-hidden="true"
+            className={`inline-block size-6 rounded-full bg-white shadow transition-transform ${enabled ? 'translate-x-5' : 'translate-x-0'}`}
+          />
+        </button>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+        <dt className="text-slate-600">Last reminder</dt>
+        <dd>{view.lastRemindedAt ? <DateTime iso={view.lastRemindedAt} format="dateTime" /> : 'None yet'}</dd>
+        <dt className="text-slate-600">Owed by borrowers</dt>
+        <dd>{plural(view.owed.length, 'document')}</dd>
+        {enabled && next ? (
+          <>
+            <dt className="text-slate-600">Next reminder</dt>
+            <dd>{formatCalendarDate(next)}</dd>
+          </>
+        ) : null}
+      </dl>
+      <Button variant="secondary" size="sm" onClick={send} disabled={sendNow.isPending || view.owed.length === 0 || view.recipients === 0}>
+        {sendNow.isPending ? <Spinner /> : null}
+        Send reminder now
+      </Button>
+      {view.owed.length > 0 && view.recipients === 0 ? <p className="text-slate-600">Invite a borrower to send reminders.</p> : null}
+    </div>
+  );
+}
