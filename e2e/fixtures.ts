@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type BrowserContext, type Cookie, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type Cookie, type Page } from '@playwright/test';
 import { E2E_ACCOUNTS_PORT, E2E_LIMITED_PORT, E2E_PORT } from '../playwright.config';
 import { TEST_SUPPORT_SECRET_ENV, TEST_SUPPORT_SECRET_HEADER, type CreateTestPerson, type TestPerson } from '../src/server/test-support/test-support.schema';
 import { totpCode } from '../src/test/totp';
@@ -138,6 +138,59 @@ export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   expect(summary).toEqual([]);
+}
+
+/** Axe at phone width (390×844), then at desktop width (1280×900), leaving the page at `back`. */
+export async function axeAtBothWidths(page: Page, back: { width: number; height: number }) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(back);
+}
+
+/**
+ * Every console error, uncaught exception and CSP violation of a page the
+ * fixtures do not watch (a second person's browser context): pdf.js and the
+ * live stream must run under the app's CSP as it is.
+ */
+export async function watchPage(page: Page): Promise<string[]> {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
+    });
+  });
+  return errors;
+}
+
+/**
+ * A borrower invited to the loan by `inviter` (a signed-in team member's
+ * page) who accepts the mailed invitation on a phone (390×844, touch) and
+ * lands on the loan. Their page is watched (`watchPage`).
+ */
+export async function borrowerJoinsOnPhone(
+  inviter: Page,
+  browser: Browser,
+  loanId: string,
+  { name, emailLabel, password = 'lantern orchard quietly 42' }: { name: string; emailLabel: string; password?: string },
+) {
+  const email = uniqueEmail(emailLabel);
+  const invited = await inviter.request.post(`/api/loans/${loanId}/invitations`, { data: { email, role: 'borrower' } });
+  expect(invited.status(), await invited.text()).toBe(201);
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors = await watchPage(page);
+  await page.goto(await mailedLink('main', email, 'invite'));
+  await page.getByLabel('Your name').fill(name);
+  await page.getByLabel('Choose a password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/loans/${loanId}$`));
+  return { email, context, page, errors };
 }
 
 /** The .eml files the server with `name` wrote to its mail drop, as text. */

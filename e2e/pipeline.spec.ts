@@ -3,7 +3,7 @@ import { LOAN_STAGES, STAGE_LABELS, type LoanStage } from '../src/shared/domain/
 import type { ChecklistView } from '../src/shared/schemas/checklist';
 import type { CreateLoan, LoanDetail } from '../src/shared/schemas/loans';
 import { sampleLoan } from '../src/test/sample-loan';
-import { expect, expectNoAxeViolations, test, type TestPerson } from './fixtures';
+import { addSession, expect, expectNoAxeViolations, test, type TestPerson } from './fixtures';
 
 /**
  * The pipeline at /app/loans, on loans made through the real API by the
@@ -302,6 +302,35 @@ test.describe('pipeline', () => {
     await expect(column('Application')).toContainText('Ana Garcia');
     await expect(column('Lead')).not.toContainText('Ana Garcia');
     await expect.poll(() => stageOf(page.request, created.id)).toBe('application');
+  });
+
+  test('a loan with comments the person has not read says how many, on the list and on the board', async ({
+    page,
+    browser,
+    loginAs,
+    createPerson,
+    baseURL,
+  }) => {
+    const owner = await loginAs({ role: 'owner', name: 'Una Unread', teamName: 'Unread Lending' });
+    const quiet = await createLoan(page.request, owner, loan({ borrowerName: 'Quinn Quiet' }));
+    const talked = await createLoan(page.request, owner, loan({ borrowerName: 'Tara Talked' }));
+    // The assistant writes twice on one loan, in their own browser.
+    const assistant = await createPerson({ role: 'assistant', name: 'Asha Notes', teamId: owner.team?.id });
+    const theirs = await browser.newContext({ baseURL });
+    await addSession(theirs, assistant);
+    for (const body of ['Statements are in', 'Lender wants 6 months of reserves']) {
+      const posted = await theirs.request.post(`/api/loans/${talked.id}/comments`, { data: { body, visibility: 'internal' } });
+      expect(posted.status(), await posted.text()).toBe(201);
+    }
+    await theirs.close();
+
+    await page.goto('/app/loans');
+    await expect(page.getByRole('rowheader', { name: /Tara Talked/ })).toContainText('2 unread comments');
+    await expect(page.getByRole('rowheader', { name: /Quinn Quiet/ })).not.toContainText('unread');
+    await expectNoAxeViolations(page);
+    await page.goto('/app/loans?view=board');
+    await expect(page.locator(`[data-loan-id="${talked.id}"]`)).toContainText('2 unread comments');
+    await expect(page.locator(`[data-loan-id="${quiet.id}"]`)).not.toContainText('unread');
   });
 
   test('a team without loans sees where to start', async ({ page, loginAs }) => {
