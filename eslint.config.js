@@ -87,7 +87,7 @@ export default tseslint.config(
     // The public pages' JavaScript budget (bench/run.mjs): server state and form libraries load with the
     // signed-in app's chunks only (decision 009).
     files: [
-      'src/web/features/{marketing,auth,waitlist,calculator,invitations,upload-link,errors}/**/*.{ts,tsx}',
+      'src/web/features/{marketing,auth,waitlist,calculator,invitations,upload-link,unsubscribe,errors}/**/*.{ts,tsx}',
       'src/web/app/routes.tsx',
       'src/web/app/root-layout.tsx',
       'src/web/entry-*.tsx',

@@ -59,6 +59,15 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    ['true', true],
+    ['0', false],
+    ['127.0.0.1', '127.0.0.1'],
+    [' 127.0.0.1 , 10.0.0.0/8,fd00::/8 ', '127.0.0.1,10.0.0.0/8,fd00::/8'],
+  ])('reads TRUST_PROXY=%j as %j (every hop, none, or the proxies named)', (value, trustProxy) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(trustProxy);
+  });
+
+  it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
@@ -68,6 +77,8 @@ describe('loadConfig', () => {
     ['CONTACT_EMAIL', 'nope'],
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', '127.0.0.1,proxy.internal'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
     ['JOB_RETENTION_DAYS', '0'],
     ['JOB_RETENTION_DAYS', 'a week'],
   ])('stops on a bad %s and names it', (name, value) => {

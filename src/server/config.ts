@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PUBLIC_CONFIG as defaults, publicConfigFrom, type PublicConfig } from '../shared/public-config';
@@ -13,8 +14,40 @@ const optionalUrl = (protocols: string[]) =>
       .optional(),
   );
 const intInRange = (min: number, max: number, fallback: number) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
-const booleanFlag = (fallback: boolean) =>
-  z.preprocess(emptyToUndefined, z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false')).transform((v) => v === 'true' || v === '1');
+
+/** An address (`10.0.0.5`, `::1`) or a range of them (`10.0.0.0/8`, `fd00::/8`). */
+const isAddressOrRange = (entry: string) => {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
+
+/**
+ * Whom to believe about the client's address (`X-Forwarded-For`): nobody
+ * (`false`), every hop (`true`: only when nothing reaches the app but the
+ * proxy, and the proxy overwrites the header), or the proxies' own addresses,
+ * comma-separated (the app then takes the nearest address that is not one of
+ * them, so a client cannot pass one off in the header it sends).
+ */
+const trustProxySetting = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('false')
+    .transform((value, context): boolean | string => {
+      if (['true', '1'].includes(value)) return true;
+      if (['false', '0'].includes(value)) return false;
+      const entries = value.split(',').map((entry) => entry.trim());
+      const bad = entries.filter((entry) => !isAddressOrRange(entry));
+      if (bad.length === 0) return entries.join(',');
+      context.addIssue({
+        code: 'custom',
+        message: `must be true, false, or the proxies' addresses or ranges, comma-separated (e.g. 127.0.0.1,10.0.0.0/8); not ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+      });
+      return z.NEVER;
+    }),
+);
 
 /** Every environment variable Coverly reads, with its embedded-mode default. `.env.example` documents each. */
 const EnvSchema = z.object({
@@ -32,10 +65,11 @@ const EnvSchema = z.object({
   CONTACT_PHONE: z.preprocess(emptyToUndefined, z.string().trim().max(40).default(defaults.contactPhone)),
   CONTACT_CITY: z.preprocess(emptyToUndefined, z.string().trim().max(80).default(defaults.contactCity)),
   AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, { error: 'must be at least 32 characters' }).optional()),
-  TRUST_PROXY: booleanFlag(false),
+  TRUST_PROXY: trustProxySetting,
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   WAITLIST_RATE_LIMIT: intInRange(1, 100_000, 10),
   WAITLIST_RATE_WINDOW_SECONDS: intInRange(1, 86_400, 600),
+  COMMENT_RATE_LIMIT: intInRange(1, 100_000, 30),
   JOB_RETENTION_DAYS: intInRange(1, 3650, 7),
   /** 32 bytes, base64: wraps every file's data key. Embedded mode generates one into DATA_DIR/keys. */
   MASTER_KEY: z.preprocess(
@@ -71,9 +105,12 @@ export interface Config {
   notifyEmail: string;
   /** Signs session cookies; when unset, one is generated once into DATA_DIR/keys. */
   authSecret: string | undefined;
-  trustProxy: boolean;
+  /** Fastify's `trustProxy`: false, true (every hop), or the proxies' addresses and ranges, comma-separated. */
+  trustProxy: boolean | string;
   logLevel: Env['LOG_LEVEL'];
   waitlistRateLimit: { max: number; windowMs: number };
+  /** Comments (posts and edits) one person may send per minute. */
+  commentRateLimit: number;
   /** How long a done background job (a sent e-mail) is kept before the worker deletes it. */
   jobRetentionDays: number;
   /** MASTER_KEY (base64) and any retired ones; when unset, embedded mode generates one into DATA_DIR/keys. */
@@ -125,6 +162,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     waitlistRateLimit: { max: env.WAITLIST_RATE_LIMIT, windowMs: env.WAITLIST_RATE_WINDOW_SECONDS * 1000 },
+    commentRateLimit: env.COMMENT_RATE_LIMIT,
     jobRetentionDays: env.JOB_RETENTION_DAYS,
     masterKey: env.MASTER_KEY,
     retiredMasterKeys: (env.MASTER_KEYS_RETIRED ?? '')

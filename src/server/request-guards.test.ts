@@ -97,7 +97,9 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
     });
 
   it('refuses a foreign Origin on every state-changing route, whatever the spelling of its path', async () => {
-    const unsafe = api.app.routeAccessTable.filter((route) => UNSAFE_METHODS.includes(route.method));
+    // RFC 8058's one-click unsubscribe is posted by mail providers from anywhere: its route says so
+    // (config.crossSitePost), and its signed token is its whole credential (notifications.test.ts).
+    const unsafe = api.app.routeAccessTable.filter((route) => UNSAFE_METHODS.includes(route.method) && route.url !== '/unsubscribe');
     expect(unsafe.length).toBeGreaterThan(10);
     for (const route of unsafe) {
       const path = concrete(route.url, people.teamA, loanA);
@@ -248,7 +250,9 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
   }, 180_000);
 
   it('never answers 5xx to any query string on any GET route (property-based)', async () => {
-    const reads = api.app.routeAccessTable.filter((route) => route.method === 'GET' && route.url.startsWith('/api'));
+    // The live stream answers a good query (none at all is the inbox alone) with a stream that stays open, which
+    // inject would wait on for ever; its query and Last-Event-ID have their own property test (realtime-bad-input.test.ts).
+    const reads = api.app.routeAccessTable.filter((route) => route.method === 'GET' && route.url.startsWith('/api') && route.url !== '/api/events');
     const query = fc.dictionary(
       fc.constantFrom(
         'q',

@@ -17,6 +17,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     NOTIFY_EMAIL: 'team@coverly.test',
     MAIL_FROM: 'Coverly <no-reply@coverly.test>',
     WAITLIST_RATE_LIMIT: '1000',
+    COMMENT_RATE_LIMIT: '1000',
     AUTH_SECRET: 'test-secret-for-signing-session-cookies-0123456789',
     MASTER_KEY: randomBytes(32).toString('base64'),
     ...env,

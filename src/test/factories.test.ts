@@ -122,6 +122,7 @@ describe.each(backends)('test factories on %s', (backend) => {
       logoUrl: null,
       role: 'owner',
       dscrThresholds: { strong: 1.25, eligible: 1 },
+      timeZone: 'America/New_York',
     });
     expect(await meOf(owner)).toMatchObject({ broker: true, mfaEnrolled: true, team: { id: teamId, role: 'owner' } });
     // A broker owns one team: founding another is refused.

@@ -18,6 +18,7 @@ export const teamColumns = {
   logoSha256: team.logoSha256,
   dscrStrongCenti: team.dscrStrongCenti,
   dscrEligibleCenti: team.dscrEligibleCenti,
+  timeZone: team.timeZone,
   createdAt: team.createdAt,
 };
 export type TeamSummary = Pick<Team, keyof typeof teamColumns>;

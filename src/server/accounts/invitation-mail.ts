@@ -1,6 +1,6 @@
 import type { InvitationRole } from '../db/schema';
-import { simpleHtml, type MailBrand } from '../platform/mail/mail-jobs';
-import type { MailMessage } from '../platform/mail/mailer';
+import type { MailBrand } from '../platform/mail/mail-jobs';
+import type { NoticeMail } from '../notifications/notify';
 
 export interface InvitationMailInput {
   email: string;
@@ -13,7 +13,14 @@ export interface InvitationMailInput {
   loan?: { property: string };
 }
 
-export function invitationMail({ email, role, link, expiresAt, team, loan }: InvitationMailInput, { brandName }: { brandName: string }): MailMessage {
+/** What the invitee's inbox says when they have an account already (the link itself is only in the mail). */
+export function invitationTitle({ role, team, loan }: Pick<InvitationMailInput, 'role' | 'team' | 'loan'>, { brandName }: { brandName: string }): string {
+  if ((role === 'borrower' || role === 'co_borrower') && team && loan) return `${team.name} invited you to follow your loan for ${loan.property}`;
+  if (team) return `${team.inviterName} invited you to ${team.name}`;
+  return `You are invited to ${brandName} as ${role === 'platform_admin' ? 'a platform admin' : 'a mortgage broker'}`;
+}
+
+export function invitationMail({ role, link, expiresAt, team, loan }: InvitationMailInput, { brandName }: { brandName: string }): NoticeMail {
   const borrower = (role === 'borrower' || role === 'co_borrower') && team && loan;
   const invitedAs = borrower
     ? `${team.inviterName} of ${team.name} invited you to follow your loan for ${loan.property}${role === 'co_borrower' ? ' as a co-borrower' : ''}. You will see where it stands, what comes next and whom to call, on your phone or computer.`
@@ -32,12 +39,6 @@ export function invitationMail({ email, role, link, expiresAt, team, loan }: Inv
     : team
       ? `${team.inviterName} invited you to ${team.name}`
       : `Your invitation to ${brandName}`;
-  // A team's invitation is sent for the team: "Harbor Lending via Coverly".
-  return {
-    to: email,
-    subject,
-    text: `${paragraphs.join('\n\n')}\n`,
-    html: simpleHtml(team?.brand ?? brandName, paragraphs),
-    ...(team ? { sentFor: team.name } : {}),
-  };
+  // A team's invitation is sent for the team ("Harbor Lending via Coverly"); the link is a key, so the mail is a secret.
+  return { subject, paragraphs, brand: team?.brand ?? brandName, secret: true };
 }

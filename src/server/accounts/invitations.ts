@@ -1,9 +1,9 @@
 import type { Db } from '../db/client';
 import type { Invitation, InvitationRole } from '../db/schema';
 import { recordAudit, type AuditEntry, type AuditPerson } from '../audit/audit';
-import { enqueueMail } from '../platform/mail/mail-jobs';
-import { insertInvitation } from './accounts.queries';
-import { invitationMail, type InvitationMailInput } from './invitation-mail';
+import { notify } from '../notifications/notify';
+import { findUserByEmail, insertInvitation } from './accounts.queries';
+import { invitationMail, invitationTitle, type InvitationMailInput } from './invitation-mail';
 import { hashInvitationToken, INVITATION_TTL_MS, newInvitationToken } from './invitation-tokens';
 
 /*
@@ -70,21 +70,29 @@ export async function createInvitationIn(tx: Db, deps: InvitationSenderDeps, inp
       ...(input.inviter ? {} : { via: 'command line' }),
     },
   });
-  await enqueueMail(
+  const mailInput = {
+    email: invitation.email,
+    role: invitation.role,
+    link,
+    expiresAt,
+    ...(input.team ? { team: input.team } : {}),
+    ...(input.loan ? { loan: input.loan } : {}),
+  };
+  // Someone who has an account already sees it in their inbox too; the link itself is only ever in the mail.
+  const account = await findUserByEmail(tx, invitation.email);
+  await notify(
     tx,
-    invitationMail(
-      {
-        email: invitation.email,
-        role: invitation.role,
-        link,
-        expiresAt,
-        ...(input.team ? { team: input.team } : {}),
-        ...(input.loan ? { loan: input.loan } : {}),
-      },
-      deps,
-    ),
-    // The link is the invitation: it leaves the outbox once the mail is sent.
-    { secret: true },
+    {
+      userId: account?.id ?? null,
+      email: invitation.email,
+      kind: 'invitation',
+      // Not the loan's: they hold no role on it until they accept, and the inbox shows only loans they are on.
+      loanId: null,
+      inbox: { title: invitationTitle(mailInput, deps), body: `Open the invitation e-mail sent to ${invitation.email} to accept it.`, path: '/app' },
+      mail: invitationMail(mailInput, deps),
+    },
+    // Invitations are transactional: always mailed, no unsubscribe, so nothing is signed.
+    { publicUrl: deps.publicUrl, authSecret: undefined, publicConfig: { brandName: deps.brandName } },
   );
   return { invitation, link };
 }

@@ -1,6 +1,6 @@
 import type { ChecklistItemRow } from '../db/schema';
-import { simpleHtml, type MailBrand } from '../platform/mail/mail-jobs';
-import type { MailMessage } from '../platform/mail/mailer';
+import type { MailBrand } from '../platform/mail/mail-jobs';
+import type { NoticeMail } from '../notifications/notify';
 
 /** A calendar date (YYYY-MM-DD) as people read it: "December 1, 2026". */
 const longDate = (date: string) =>
@@ -12,11 +12,11 @@ const longDate = (date: string) =>
  * date, and the link to the loan where they upload them.
  */
 export function documentsRequestedMail(
-  to: { name: string; email: string },
+  to: { name: string },
   loan: { id: string; property: string },
   items: Pick<ChecklistItemRow, 'label' | 'dueDate'>[],
   { publicUrl, brand }: { publicUrl: string; brand: MailBrand },
-): MailMessage {
+): NoticeMail {
   const list = items.map((item) => `• ${item.label}${item.dueDate ? ` (due ${longDate(item.dueDate)})` : ''}`).join('\n');
   const paragraphs = [
     `Hi ${to.name},`,
@@ -26,11 +26,6 @@ export function documentsRequestedMail(
     list,
     `Upload ${items.length === 1 ? 'it' : 'them'} from your phone or computer here:\n${publicUrl}/app/loans/${loan.id}`,
   ];
-  return {
-    to: to.email,
-    subject: `${brand.name}: ${items.length === 1 ? `please upload ${items[0]!.label}` : `${items.length} documents requested`}`,
-    text: `${paragraphs.join('\n\n')}\n`,
-    html: simpleHtml(brand, paragraphs),
-    sentFor: brand.name,
-  };
+  // Sent through `notify`, which adds the footer (reply in the app, unsubscribe).
+  return { subject: `${brand.name}: ${items.length === 1 ? `please upload ${items[0]!.label}` : `${items.length} documents requested`}`, paragraphs, brand };
 }

@@ -24,6 +24,7 @@ import * as q from './checklist.queries';
 import { noteDocumentsRequested } from './documents-requested';
 import { refreshLoanDocumentCounts } from './document-counts';
 import { itemRowsFrom, templateOf } from './new-loan-checklist';
+import { owedAgain } from '../reminders/owed-again';
 
 type Deps = Pick<AppContext, 'db'>;
 type AuditOrigin = NonNullable<AuditEntry['origin']>;
@@ -156,7 +157,12 @@ const ACTION_EFFECTS: Record<
   { action: ItemAction; kind: string; values: (reason: string | null) => Partial<ChecklistItemRow>; withReason?: boolean }
 > = {
   waive: { action: 'waive', kind: 'checklist.item_waived', values: (reason) => ({ reason, notApplicableConfirmed: false }), withReason: true },
-  reopen: { action: 'reopen', kind: 'checklist.item_reopened', values: () => ({ reason: null, notApplicableConfirmed: false, documentDate: null }) },
+  // Asked for again: its reminders start over (owedAgain).
+  reopen: {
+    action: 'reopen',
+    kind: 'checklist.item_reopened',
+    values: () => ({ reason: null, notApplicableConfirmed: false, documentDate: null, ...owedAgain() }),
+  },
   'claim-not-applicable': {
     action: 'claim-not-applicable',
     kind: 'checklist.item_not_applicable',
@@ -167,7 +173,7 @@ const ACTION_EFFECTS: Record<
   'reject-not-applicable': {
     action: 'reject-not-applicable',
     kind: 'checklist.not_applicable_rejected',
-    values: () => ({ reason: null, notApplicableConfirmed: false }),
+    values: () => ({ reason: null, notApplicableConfirmed: false, ...owedAgain() }),
   },
 };
 export type StatusAction = keyof typeof ACTION_EFFECTS;

@@ -7,7 +7,8 @@ import type { Db } from '../db/client';
 import { checklistItem, loan, loanParticipant, user, type ChecklistItemRow } from '../db/schema';
 import { enqueueJob } from '../platform/jobs/outbox';
 import type { JobHandler } from '../platform/jobs/worker';
-import { enqueueMail } from '../platform/mail/mail-jobs';
+import { noticePaths } from '../../shared/domain/notifications';
+import { notify } from '../notifications/notify';
 import { teamMailBrand } from '../teams/team-brand';
 import { documentsRequestedMail } from './checklist.mail';
 
@@ -65,6 +66,14 @@ export function documentsRequestedJob({ db, config }: Pick<JobContext, 'db' | 'c
     const team = row && (await findTeam(db, row.teamId));
     if (items.length === 0 || !row || !team) return;
     const context = { publicUrl: config.publicUrl, brand: teamMailBrand(team, config.publicUrl) };
-    await enqueueMail(db, documentsRequestedMail(person, { id: row.id, property: formatPropertyAddress(row) }, items, context));
+    const mail = documentsRequestedMail(person, { id: row.id, property: formatPropertyAddress(row) }, items, context);
+    const title = items.length === 1 ? `${team.name} needs ${items[0]!.label} from you` : `${team.name} needs ${items.length} documents from you`;
+    await db.transaction((tx) =>
+      notify(
+        tx,
+        { userId, email: person.email, kind: 'documents_requested', loanId, inbox: { title, body: row.propertyStreet, path: noticePaths.loan(loanId) }, mail },
+        config,
+      ),
+    );
   };
 }

@@ -51,7 +51,9 @@ export async function expireDocuments(db: Db, today: string, scope: { loanId?: s
   return db.transaction(async (tx) => {
     const result = (await tx.execute(sql`
       update checklist_item c
-         set status = 'expired', version = c.version + 1, updated_at = now(), updated_by = null
+         set status = 'expired', version = c.version + 1, updated_at = now(), updated_by = null,
+             -- Owed again (reminders/owed-again.ts): its reminders start over.
+             reminders_sent = 0, last_reminded_at = null, requested_at = now()
         from loan l
        where l.id = c.loan_id
          and c.status = 'approved'

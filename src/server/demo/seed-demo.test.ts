@@ -9,7 +9,21 @@ import { backends } from '../../test/databases';
 import { createTeamWithOwner } from '../../test/factories';
 import { signIn, signInWithTotp } from '../../test/people';
 import { expireDocuments } from '../checklist/expiry';
-import { activity, checklistItem, documentFile, documentVersion, job, loan, loanParticipant, stageChange, team, user } from '../db/schema';
+import type { CommentListView } from '../../shared/schemas/comments';
+import {
+  activity,
+  checklistItem,
+  comment,
+  documentFile,
+  documentVersion,
+  job,
+  loan,
+  loanParticipant,
+  loanReadCursor,
+  stageChange,
+  team,
+  user,
+} from '../db/schema';
 import { PREVIEW_QUEUE } from '../documents/previews';
 import { loanInputOf } from '../loans/loan-record';
 import { checklistFor, DSCR_TEMPLATE } from '../../shared/domain/checklist-templates';
@@ -149,7 +163,8 @@ describe.each(backends)('seed-demo on %s', (backend) => {
       }
       if (item.status === 'waived' || item.status === 'not_applicable') expect(item.reason).toBeTruthy();
       // The activity says the same: an upload per version, the tag's own event last.
-      const events = feed.filter((a) => (a.data as { itemId?: string }).itemId === item.id);
+      // (The item's own events: comments about it are the discussion's, checked below.)
+      const events = feed.filter((a) => (a.data as { itemId?: string }).itemId === item.id && !a.kind.startsWith('comment.'));
       expect(events.filter((a) => a.kind === 'document.uploaded').map((a) => (a.data as { versionNumber: number }).versionNumber)).toEqual(
         mine.map((v) => v.number),
       );
@@ -172,6 +187,104 @@ describe.each(backends)('seed-demo on %s', (backend) => {
     // Nothing approved has run out by the rules: the sweep finds nothing to do.
     expect(await expireDocuments(api.db, now.toISOString().slice(0, 10))).toEqual([]);
     expect(seeded.documents).toMatchObject({ items: items.length, versions: versions.length });
+  });
+
+  it('gives every loan past its first step a discussion: threads and replies, shared and internal, on items, with mentions, an edit and a deletion', async () => {
+    const loans = await api.db.select().from(loan);
+    const comments = await api.db.select().from(comment);
+    const items = await api.db.select().from(checklistItem);
+    const feed = await api.db.select().from(activity);
+    const changes = await api.db.select().from(stageChange);
+    expect(seeded.conversations).toEqual({ comments: comments.length, internal: comments.filter((row) => row.visibility === 'internal').length });
+    for (const row of loans) {
+      const moved = changes.filter((change) => change.loanId === row.id).length > 1;
+      const mine = comments.filter((c) => c.loanId === row.id);
+      if (!moved) expect(mine, row.stage).toEqual([]);
+      else expect(new Set(mine.map((c) => c.visibility)), row.stage).toEqual(new Set(['shared', 'internal']));
+    }
+    for (const row of comments) {
+      // Internal threads never take a number in the borrowers' sequence.
+      if (row.visibility === 'internal') expect(row.sharedActivitySeq).toBeNull();
+      // Each comment's cursors are those of the row that posted it.
+      const posted = feed.filter((a) => a.kind === 'comment.posted' && (a.data as { commentId: string }).commentId === row.id);
+      expect(posted).toHaveLength(1);
+      expect(posted[0]).toMatchObject({
+        loanId: row.loanId,
+        seq: row.activitySeq,
+        sharedSeq: row.sharedActivitySeq,
+        visibility: row.visibility,
+        actorId: row.authorId,
+      });
+      expect(posted[0]!.data).toMatchObject({ parentId: row.parentId, itemId: row.itemId, mentions: row.deletedAt ? expect.any(Array) : row.mentions });
+      expect(posted[0]!.at.getTime()).toBe(row.createdAt.getTime());
+      if (row.parentId) {
+        const parent = comments.find((c) => c.id === row.parentId)!;
+        expect([parent.parentId, parent.visibility, parent.itemId, parent.loanId]).toEqual([null, row.visibility, row.itemId, row.loanId]);
+        expect(parent.activitySeq).toBeLessThan(row.activitySeq);
+      }
+      // A shared comment is only about an item its borrowers see.
+      if (row.itemId) {
+        const item = items.find((i) => i.id === row.itemId)!;
+        expect(item.loanId).toBe(row.loanId);
+        if (row.visibility === 'shared') expect(item.borrowerVisible).toBe(true);
+      }
+    }
+    expect(comments.some((c) => c.parentId !== null)).toBe(true);
+    expect(comments.some((c) => c.itemId !== null && c.visibility === 'shared')).toBe(true);
+    expect(comments.some((c) => c.itemId !== null && c.visibility === 'internal')).toBe(true);
+    expect(comments.some((c) => c.mentions.length > 0 && c.visibility === 'internal')).toBe(true);
+    expect(comments.some((c) => c.mentions.length > 0 && c.visibility === 'shared')).toBe(true);
+    const edited = comments.filter((c) => c.editedAt);
+    expect(edited.length).toBeGreaterThan(0);
+    for (const row of edited) {
+      const edit = feed.find((a) => a.kind === 'comment.edited' && (a.data as { commentId: string }).commentId === row.id)!;
+      expect((edit.data as { previousBody: string }).previousBody).not.toBe(row.body);
+    }
+    const deleted = comments.filter((c) => c.deletedAt);
+    expect(deleted.length).toBeGreaterThan(0);
+    for (const row of deleted) expect([row.body, row.mentions]).toEqual(['', []]);
+    expect(deleted.some((row) => comments.some((reply) => reply.parentId === row.id && !reply.deletedAt))).toBe(true);
+    // Each demo person has read some loans to the end and left some comments unread.
+    const cursors = await api.db.select().from(loanReadCursor);
+    expect(cursors.length).toBeGreaterThan(0);
+  });
+
+  it('lists the demo discussions through the comments API, a borrower’s without anything internal, with some unread', async () => {
+    const owner = await signInWithTotp(api.app, seeded.owner.email, seeded.owner.totpSecret, seeded.owner.password);
+    const marcus = seeded.borrowers[0]!;
+    const { cookie } = await signIn(api.app, marcus.email, marcus.password);
+    const loanId = marcus.loans[0]!.loanId;
+    const comments = await api.db.select().from(comment).where(eq(comment.loanId, loanId));
+    const threadsOf = (view: CommentListView) => view.threads.flatMap((thread) => [thread, ...thread.replies]);
+
+    const team = await api.as(owner).get(`/api/loans/${loanId}/comments`);
+    expect(team.statusCode).toBe(200);
+    const teamView = team.json<CommentListView>();
+    expect(
+      threadsOf(teamView)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(comments.map((c) => c.id).sort());
+    expect(threadsOf(teamView).some((c) => c.visibility === 'internal')).toBe(true);
+    expect(threadsOf(teamView).some((c) => c.editedAt !== null)).toBe(true);
+    expect(threadsOf(teamView).some((c) => c.deletedAt !== null && c.body === '')).toBe(true);
+
+    const borrower = await api.as(cookie).get(`/api/loans/${loanId}/comments`);
+    expect(borrower.statusCode).toBe(200);
+    const borrowerView = borrower.json<CommentListView>();
+    const shared = comments.filter((c) => c.visibility === 'shared');
+    expect(
+      threadsOf(borrowerView)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(shared.map((c) => c.id).sort());
+    expect(JSON.stringify(borrowerView)).not.toMatch(/6 months of reserves|HELOC/);
+    // The borrower left two comments unread; the first unread is one of the team's, after their cursor.
+    expect(borrowerView.unread.count).toBe(2);
+    const first = shared.find((c) => c.id === borrowerView.unread.firstUnreadId)!;
+    expect(first.authorId).not.toBeNull();
+    expect(first.sharedActivitySeq).toBeGreaterThan(borrowerView.cursor);
+    expect(borrowerView.latestCursor).toBe((await api.db.select().from(loan).where(eq(loan.id, loanId)))[0]!.sharedActivitySeq);
   });
 
   it('stores every version’s files encrypted, and they decrypt to what their rows say', async () => {

@@ -7,13 +7,26 @@ import type { Db } from '../db/client';
 import { checklistFor, DSCR_TEMPLATE } from '../../shared/domain/checklist-templates';
 import { importActivity } from '../activity/activity-log';
 import { itemRowsFrom } from '../checklist/new-loan-checklist';
-import { checklistItem, documentFile, documentVersion, loan, loanParticipant, stageChange, team, teamMember, user } from '../db/schema';
+import {
+  checklistItem,
+  comment,
+  documentFile,
+  documentVersion,
+  loan,
+  loanParticipant,
+  loanReadCursor,
+  stageChange,
+  team,
+  teamMember,
+  user,
+} from '../db/schema';
 import { enqueuePreviews } from '../documents/previews';
 import { loanColumnsOf } from '../loans/loan-record';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FileVault } from '../platform/files/file-vault';
 import { enqueueObjectDeletion, objectKeysOfTeams } from '../platform/files/file-objects';
 import { demoChecklist, type DemoChecklist } from './demo-checklist';
+import { demoConversation, type DemoCommentRow } from './demo-conversation';
 import { demoFileMaker } from './demo-documents';
 import { demoLoan, prng, type DemoActivity, type DemoLoan, type DemoPerson } from './demo-loans';
 
@@ -26,7 +39,9 @@ import { demoLoan, prng, type DemoActivity, type DemoLoan, type DemoPerson } fro
  * Every loan has its checklist from the built-in template, its items in the
  * states its stage implies, and (for the first DEMO_DOCUMENT_LOANS loans)
  * the versions behind them with real small files stored through the vault
- * (demo-checklist.ts, demo-documents.ts).
+ * (demo-checklist.ts, demo-documents.ts). Every loan past its first step
+ * has a discussion (demo-conversation.ts), and each demo person a read
+ * cursor on their loans that leaves a few comments unread.
  *
  * What is demo: every person it makes has an address at DEMO_EMAIL_DOMAIN, and
  * the demo team is the team owned by one of them. Running it again resets the
@@ -43,6 +58,8 @@ export const DEMO_LOANS_MAX = 100_000;
 export const DEMO_SEED = 0xc0_4e_21;
 /** The checklists' own seed, so the book of loans stays what it was without them. */
 const DEMO_CHECKLIST_SEED = 0xd0_c5_16;
+/** The discussions' own seed, for the same reason. */
+const DEMO_CONVERSATION_SEED = 0xc0_33_e7;
 /**
  * Loans past this many (a large book for benchmarks) get their checklists
  * without files: their items are requested, waived or not applicable, so a
@@ -81,6 +98,8 @@ export interface DemoSeedResult {
   loans: number;
   /** What the checklists hold: items, versions and their stored files. */
   documents: { items: number; versions: number; files: number };
+  /** What the discussions hold: comments, and how many are internal to the team. */
+  conversations: { comments: number; internal: number };
   /** An earlier demo team was deleted first. */
   replaced: boolean;
   elapsedMs: number;
@@ -217,6 +236,19 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
     file.activity.push(...plan.activity);
     return { template, plan };
   });
+  // Each loan's discussion, about the items of its checklist.
+  const conversationRng = prng(DEMO_CONVERSATION_SEED);
+  const conversations = book.map((file, i) => {
+    const { template, plan } = checklists[i]!;
+    const items = plan.items.map((row, index) => ({ id: row.id, key: row.key, borrowerVisible: template[index]!.borrowerVisible }));
+    const conversation = demoConversation(conversationRng, file, items, {
+      now,
+      newId: randomUUID,
+      people: { owner: owner as DemoPerson, assistant: assistant as DemoPerson, borrower: borrowerOf.get(i) ?? null },
+    });
+    file.activity.push(...conversation.activity);
+    return conversation.comments;
+  });
   // The files first, the rows that point at them last (in the transaction below).
   const fileRows = await storeDemoFiles(deps.files, checklists, loanIds);
 
@@ -263,7 +295,28 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
     // The TIFF scans get their previews once a server runs the queue.
     await enqueuePreviews(tx, fileRows);
     // In time order, so each loan's activity is numbered as it happened, as it is in use.
-    await importActivity(tx, book.flatMap((file, i) => file.activity.map((a: DemoActivity) => ({ ...a, loanId: loanIds[i]! }))).sort(byTime));
+    const timeline = book.flatMap((file, i) => file.activity.map((entry: DemoActivity) => ({ ...entry, loanId: loanIds[i]!, entry }))).sort(byTime);
+    const numbers = await importActivity(
+      tx,
+      timeline.map(({ entry: _entry, ...row }) => row),
+    );
+    const numberOf = new Map(timeline.map(({ entry }, k) => [entry, numbers[k]!]));
+    // Each comment keeps the numbers of the row that posted it, as postComment does; threads before their replies.
+    const commentRows = conversations
+      .flatMap((comments, i) => comments.map((row) => commentRow(row, loanIds[i]!, numberOf.get(row.posted)!)))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    await insertAsJson(tx, comment, commentRows);
+    const commentsOf = new Map<string, CommentInsert[]>();
+    for (const row of commentRows) commentsOf.set(row.loanId, [...(commentsOf.get(row.loanId) ?? []), row]);
+    await insertAsJson(
+      tx,
+      loanReadCursor,
+      readCursors(
+        loanIds.map((loanId) => ({ loanId, comments: commentsOf.get(loanId) ?? [] })),
+        { owner, assistant, borrowers: participation.map((p) => ({ userId: p.who.userId, index: p.index })) },
+        now,
+      ),
+    );
     if (participation.length)
       await tx
         .insert(loanParticipant)
@@ -292,12 +345,60 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
       versions: checklists.reduce((n, { plan }) => n + plan.versions.length, 0),
       files: fileRows.length,
     },
+    conversations: {
+      comments: conversations.reduce((n, comments) => n + comments.length, 0),
+      internal: conversations.reduce((n, comments) => n + comments.filter((row) => row.visibility === 'internal').length, 0),
+    },
     replaced: previous.length > 0,
     elapsedMs: Date.now() - started,
   };
 }
 
 const byTime = (a: { at: Date }, b: { at: Date }) => a.at.getTime() - b.at.getTime();
+
+type CommentInsert = typeof comment.$inferInsert & { loanId: string; createdAt: Date; activitySeq: number };
+
+function commentRow({ posted: _posted, ...row }: DemoCommentRow, loanId: string, numbers: { seq: number; sharedSeq: number | null }): CommentInsert {
+  return { ...row, loanId, activitySeq: numbers.seq, sharedActivitySeq: numbers.sharedSeq };
+}
+
+/**
+ * Where each demo person has read up to: the owner has a couple of unread
+ * comments on every third loan, the assistant one on every fourth, the
+ * others read to the end; a borrower has two unread on their first loan and
+ * one on the next (a co-borrower never opened the discussion: no cursor, all
+ * unread). Unread counts others' comments that are not deleted, by the
+ * reader's sequence (decision 011), as the comments feature counts them.
+ */
+function readCursors(
+  loans: { loanId: string; comments: CommentInsert[] }[],
+  people: { owner: { userId: string }; assistant: { userId: string }; borrowers: { userId: string; index: number }[] },
+  now: Date,
+): (typeof loanReadCursor.$inferInsert)[] {
+  const leaving = (comments: CommentInsert[], userId: string, audience: 'team' | 'borrowers', unread: number) => {
+    const seen = comments.filter((row) => audience === 'team' || row.sharedActivitySeq != null);
+    const cursorOf = (row: CommentInsert) => (audience === 'team' ? row.activitySeq : row.sharedActivitySeq!);
+    const others = seen.filter((row) => row.authorId !== userId && !row.deletedAt).map(cursorOf);
+    const newest = Math.max(0, ...seen.map(cursorOf));
+    return unread > 0 && others.length >= unread ? others[others.length - unread]! - 1 : newest;
+  };
+  const rows: (typeof loanReadCursor.$inferInsert)[] = [];
+  loans.forEach(({ loanId, comments }, i) => {
+    if (comments.length === 0) return;
+    rows.push({ userId: people.owner.userId, loanId, cursor: leaving(comments, people.owner.userId, 'team', i % 3 === 1 ? 2 : 0), updatedAt: now });
+    rows.push({ userId: people.assistant.userId, loanId, cursor: leaving(comments, people.assistant.userId, 'team', i % 4 === 2 ? 1 : 0), updatedAt: now });
+  });
+  const firsts = new Set<string>();
+  people.borrowers.forEach(({ userId, index }, k) => {
+    const { loanId, comments } = loans[index]!;
+    // The co-borrower (the second on Marcus's loan) has not opened it yet.
+    if (people.borrowers.findIndex((other) => other.index === index) !== k || comments.length === 0) return;
+    const unread = firsts.has(userId) ? 1 : 2;
+    firsts.add(userId);
+    rows.push({ userId, loanId, cursor: leaving(comments, userId, 'borrowers', unread), updatedAt: now });
+  });
+  return rows;
+}
 
 /**
  * Inserts many rows at a few statements: each chunk travels as one JSON
@@ -377,6 +478,7 @@ export function describeDemo(result: DemoSeedResult, signInUrl: string): string 
   return [
     `${result.replaced ? 'Reset the demo team' : 'Made the demo team'} "${result.teamName}" with ${result.loans.toLocaleString('en-US')} loans in ${(result.elapsedMs / 1000).toFixed(1)} s.`,
     `Their checklists: ${result.documents.items.toLocaleString('en-US')} items, ${result.documents.versions.toLocaleString('en-US')} versions of documents, ${result.documents.files.toLocaleString('en-US')} files (made up, stored encrypted).`,
+    `Their discussions: ${result.conversations.comments.toLocaleString('en-US')} comments, ${result.conversations.internal.toLocaleString('en-US')} of them internal to the team; each person has a few unread.`,
     ``,
     `Sign in at ${signInUrl} (the authenticator key goes into any authenticator app: add a key by hand, time-based).`,
     ``,

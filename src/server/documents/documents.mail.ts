@@ -2,6 +2,7 @@ import { formatPropertyAddress } from '../../shared/domain/loan-fields';
 import type { LoanRow } from '../db/schema';
 import { simpleHtml, type MailBrand } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
+import type { NoticeMail } from '../notifications/notify';
 
 /**
  * The documents' e-mails, each sent for the loan's team (its name in the
@@ -49,24 +50,23 @@ export function uploadLinkMail(
   );
 }
 
-/** To the loan's assignee: a new version arrived on one of its items. */
+/** To the loan's assignee: a new version arrived on one of its items (sent through `notify`, which adds the footer). */
 export function uploadedMail(
-  to: Recipient,
+  to: Pick<Recipient, 'name'>,
   loan: LoanPlace,
   { itemLabel, versionNumber, fileCount, uploaderName }: { itemLabel: string; versionNumber: number; fileCount: number; uploaderName: string },
   { publicUrl, brand }: DocumentMailContext,
-): MailMessage {
+): NoticeMail {
   const files = fileCount === 1 ? '1 file' : `${fileCount} files`;
-  return teamMail(
-    to,
-    `${brand.name}: ${itemLabel} uploaded: ${loan.borrowerName}, ${loan.propertyStreet}`,
-    [
+  return {
+    subject: `${brand.name}: ${itemLabel} uploaded: ${loan.borrowerName}, ${loan.propertyStreet}`,
+    paragraphs: [
       `Hi ${to.name},`,
       `${uploaderName} uploaded version ${versionNumber} of ${itemLabel} (${files}) to the loan file of ${loan.borrowerName} at ${formatPropertyAddress(loan)}.`,
       `Review it here:\n${loanPage(publicUrl, loan.id)}`,
     ],
     brand,
-  );
+  };
 }
 
 export type ReviewOutcome = { kind: 'approved' } | { kind: 'needs_revision'; reason: string };
@@ -77,34 +77,32 @@ export type ReviewOutcome = { kind: 'approved' } | { kind: 'needs_revision'; rea
  * is told the team sends a new one.
  */
 export function reviewMail(
-  to: Recipient & { kind: 'user' | 'link' },
+  to: Pick<Recipient, 'name'> & { kind: 'user' | 'link' },
   loan: LoanPlace,
   { itemLabel, versionNumber, outcome }: { itemLabel: string; versionNumber: number; outcome: ReviewOutcome },
   { publicUrl, brand }: DocumentMailContext,
-): MailMessage {
+): NoticeMail {
   const place = to.kind === 'link' ? `a property in ${loan.propertyCity}, ${loan.propertyState}` : formatPropertyAddress(loan);
   const what = `${itemLabel} (version ${versionNumber})`;
   if (outcome.kind === 'approved') {
-    return teamMail(
-      to,
-      `${brand.name}: ${itemLabel} approved`,
-      [
+    return {
+      subject: `${brand.name}: ${itemLabel} approved`,
+      paragraphs: [
         `Hi ${to.name},`,
         `${brand.name} approved the ${what} you sent for ${place}. Thank you.`,
         ...(to.kind === 'user' ? [`See what else is needed here:\n${loanPage(publicUrl, loan.id)}`] : []),
       ],
       brand,
-    );
+    };
   }
-  return teamMail(
-    to,
-    `${brand.name}: ${itemLabel} needs a new version`,
-    [
+  return {
+    subject: `${brand.name}: ${itemLabel} needs a new version`,
+    paragraphs: [
       `Hi ${to.name},`,
       `${brand.name} looked at the ${what} you sent for ${place}, and needs a new version:`,
       outcome.reason,
       to.kind === 'user' ? `Upload the new version here:\n${loanPage(publicUrl, loan.id)}` : `${brand.name} will send you a new upload link for it.`,
     ],
     brand,
-  );
+  };
 }

@@ -19,12 +19,14 @@ import {
 } from '../db/schema';
 import { findTeam } from '../accounts/accounts.queries';
 import { FileTooLarge } from '../platform/files/file-vault';
-import { enqueueMail } from '../platform/mail/mail-jobs';
+import { noticePaths } from '../../shared/domain/notifications';
+import { notify } from '../notifications/notify';
 import { teamMailBrand } from '../teams/team-brand';
 import { reviewMail, uploadedMail, type ReviewOutcome } from './documents.mail';
 import { createInspector, safeFileName } from './inspect';
 import { refreshLoanDocumentCounts } from '../checklist/document-counts';
 import { enqueuePreviews, needsConvertedPreview } from './previews';
+import { owedAgain } from '../reminders/owed-again';
 import * as q from './documents.queries';
 
 type Deps = Pick<AppContext, 'db' | 'files' | 'config' | 'publicUrl'>;
@@ -236,7 +238,7 @@ export async function completeUpload(deps: Deps, actor: Actor, loanId: string, i
         ...(actor.kind === 'link' ? { linkId: actor.linkId, thirdPartyName: actor.name } : {}),
       },
     });
-    await mailAssignee(deps, tx, { loanId, itemLabel: item.label, versionNumber: number, fileCount: moved.length, actor });
+    await mailAssignee(deps, tx, { loanId, itemId, itemLabel: item.label, versionNumber: number, fileCount: moved.length, actor });
     const view = versionView({ version: version!, accountName: actor.name, files: moved.sort((a, b) => a.position - b.position) });
     return { version: view, item: updated };
   });
@@ -253,21 +255,62 @@ async function mailContext(deps: Deps, tx: Db, loanId: string) {
 async function mailAssignee(
   deps: Deps,
   tx: Db,
-  { loanId, itemLabel, versionNumber, fileCount, actor }: { loanId: string; itemLabel: string; versionNumber: number; fileCount: number; actor: Actor },
+  {
+    loanId,
+    itemId,
+    itemLabel,
+    versionNumber,
+    fileCount,
+    actor,
+  }: { loanId: string; itemId: string; itemLabel: string; versionNumber: number; fileCount: number; actor: Actor },
 ) {
   const found = await mailContext(deps, tx, loanId);
-  if (!found?.loan.assigneeId || !found.assigneeEmail || (actor.kind === 'user' && actor.userId === found.loan.assigneeId)) return;
+  const assigneeId = found?.loan.assigneeId;
+  if (!found || !assigneeId || !found.assigneeEmail || (actor.kind === 'user' && actor.userId === assigneeId)) return;
   const to = { name: found.assigneeName ?? found.assigneeEmail, email: found.assigneeEmail };
-  await enqueueMail(tx, uploadedMail(to, found.loan, { itemLabel, versionNumber, fileCount, uploaderName: actor.name }, found.context));
+  await notify(
+    tx,
+    {
+      userId: assigneeId,
+      email: to.email,
+      kind: 'document_uploaded',
+      loanId,
+      inbox: {
+        title: `${actor.name} uploaded ${itemLabel}`,
+        body: `${found.loan.borrowerName}, ${found.loan.propertyStreet}`,
+        path: noticePaths.item(loanId, itemId),
+      },
+      mail: uploadedMail(to, found.loan, { itemLabel, versionNumber, fileCount, uploaderName: actor.name }, found.context),
+    },
+    deps.config,
+  );
 }
 
-/** Tells whoever uploaded a version how its review went, unless they reviewed it themselves. */
-async function mailUploader(deps: Deps, tx: Db, version: DocumentVersionRow, itemLabel: string, outcome: ReviewOutcome, reviewer: Reviewer) {
+/**
+ * Tells whoever uploaded a version how its review went, unless they reviewed
+ * it themselves. A borrower hears nothing of an item since made internal: they
+ * may not know it exists any more.
+ */
+async function mailUploader(deps: Deps, tx: Db, version: DocumentVersionRow, item: ChecklistItemRow, outcome: ReviewOutcome, reviewer: Reviewer) {
   if (version.uploadedBy === reviewer.userId) return;
+  if (version.uploadedAs === 'borrower' && !item.borrowerVisible) return;
   const found = await mailContext(deps, tx, version.loanId);
   const uploader = found && (await q.uploaderOf(tx, version, found.loan.teamId));
   if (!found || !uploader) return;
-  await enqueueMail(tx, reviewMail(uploader, found.loan, { itemLabel, versionNumber: version.number, outcome }, found.context));
+  const title = outcome.kind === 'approved' ? `${item.label} approved` : `${item.label} needs a new version`;
+  await notify(
+    tx,
+    {
+      // A third party has no account: the mail only, without an inbox row or an unsubscribe.
+      userId: uploader.kind === 'user' ? uploader.userId : null,
+      email: uploader.email,
+      kind: outcome.kind,
+      loanId: version.loanId,
+      inbox: { title, ...(outcome.kind === 'needs_revision' ? { body: outcome.reason } : {}), path: noticePaths.item(version.loanId, item.id) },
+      mail: reviewMail(uploader, found.loan, { itemLabel: item.label, versionNumber: version.number, outcome }, found.context),
+    },
+    deps.config,
+  );
 }
 
 /** Gives up an upload: its stored files go, and no version is made. */
@@ -375,7 +418,7 @@ export async function approveVersion(
       visibility: item.borrowerVisible ? 'shared' : 'internal',
       data: { itemId: item.id, label: item.label, versionNumber: version.number, documentDate: input.documentDate },
     });
-    await mailUploader(deps, tx, version, item.label, { kind: 'approved' }, reviewer);
+    await mailUploader(deps, tx, version, item, { kind: 'approved' }, reviewer);
     // A document already too old for the closing is approved (it is the right document) and expires at once.
     const today = todayUtc();
     const [expired] = await expireDocuments(tx, today, { itemId: item.id });
@@ -397,7 +440,8 @@ export async function requestRevision(
 ) {
   return deps.db.transaction(async (tx) => {
     const { item, version } = await reviewTarget(tx, ids.loanId, ids.itemId, ids.versionId, input.version);
-    const updated = await moveItem(tx, item, 'request-revision', { reason: input.reason, documentDate: null }, reviewer.userId);
+    // Owed again: its reminders start over.
+    const updated = await moveItem(tx, item, 'request-revision', { reason: input.reason, documentDate: null, ...owedAgain() }, reviewer.userId);
     await tx
       .update(documentVersion)
       .set({ review: 'needs_revision', reviewReason: input.reason, reviewedBy: reviewer.userId, reviewedAt: new Date(), documentDate: null })
@@ -408,7 +452,7 @@ export async function requestRevision(
       visibility: item.borrowerVisible ? 'shared' : 'internal',
       data: { itemId: item.id, label: item.label, versionNumber: version.number, reason: input.reason },
     });
-    await mailUploader(deps, tx, version, item.label, { kind: 'needs_revision', reason: input.reason }, reviewer);
+    await mailUploader(deps, tx, version, item, { kind: 'needs_revision', reason: input.reason }, reviewer);
     return { item: updated, version };
   });
 }

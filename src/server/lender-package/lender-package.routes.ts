@@ -34,12 +34,21 @@ export const lenderPackageFeature: Feature = {
         opened.stream.destroy();
         return reply.send(Readable.from([]));
       }
+      // The zip reads ahead while the download is recorded: a small package can reach a broken file before the
+      // answer is sent. Its error is held here (it is already logged) instead of meeting no listener and taking the
+      // process down; the answer is then a plain 500, before any byte of the zip.
+      let failedEarly: unknown = null;
+      const holdError = (error: unknown) => (failedEarly = error);
+      opened.stream.once('error', holdError);
       try {
         await service.recordDownload(deps, loanId, user, opened, auditOrigin(request));
       } catch (error) {
         opened.stream.destroy();
         throw error;
+      } finally {
+        opened.stream.off('error', holdError);
       }
+      if (failedEarly) throw new Error('The lender package broke off before its first byte', { cause: failedEarly });
       return reply.send(opened.stream);
     });
   },

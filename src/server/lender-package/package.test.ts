@@ -246,14 +246,20 @@ describe.each(backends)('the lender package on %s', (backend) => {
       request.on('error', reject);
       request.end();
     });
-    expect(outcome.status).toBe(200);
-    expect(outcome.aborted).toBe(true);
-    expect(outcome.received.length).toBeLessThan(outcome.declared);
-    // Nothing of the altered file's plaintext went out: the stream stopped before its one segment was released.
+    // A package this small can be read to the broken file while the download is still being recorded, before the
+    // answer's head is out: then it is a plain 500 with no zip at all. Otherwise the zip breaks off on the way.
+    expect([200, 500]).toContain(outcome.status);
     const own = bad.bytes.findIndex((byte, index) => byte !== good.bytes[index]);
+    if (outcome.status === 200) {
+      expect(outcome.aborted).toBe(true);
+      expect(outcome.received.length).toBeLessThan(outcome.declared);
+      expect(outcome.received.includes(good.bytes)).toBe(true);
+      await expect(unzip(outcome.received)).rejects.toThrow();
+    } else {
+      expect(outcome.received.includes(good.bytes)).toBe(false);
+    }
+    // Either way nothing of the altered file's plaintext went out: the stream stopped before its one segment was released.
     expect(outcome.received.includes(bad.bytes.subarray(own, own + 32))).toBe(false);
-    expect(outcome.received.includes(good.bytes)).toBe(true);
-    await expect(unzip(outcome.received)).rejects.toThrow();
     const logged = logLines.map((line) => JSON.parse(line) as { msg: string; fileId?: string });
     expect(logged.some((line) => line.msg.startsWith('The lender package broke off') && line.fileId === row!.id)).toBe(true);
   });

@@ -1,12 +1,13 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decideAccess, type LoanRole, type Principal } from '../../shared/domain/access';
+import { decideAccess, EVERYONE_ON_LOAN, type LoanRole, type Principal } from '../../shared/domain/access';
 import type { UploadView, VersionView } from '../../shared/schemas/documents';
 import type { LoanView } from '../../shared/schemas/loans';
 import { setupApi } from '../../test/api';
 import { backends } from '../../test/databases';
 import { uploadVersion } from '../../test/documents';
 import { addBorrower, createLoan, type Person } from '../../test/factories';
+import { openStream, type TestStream } from '../../test/event-stream';
 import { createPeople, type People } from '../../test/people';
 import { samplePng } from '../../test/sample-files';
 import { uploadLinkTokenFor } from '../../test/upload-links';
@@ -43,7 +44,7 @@ const WHOS: Who[] = [
 ];
 
 describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
-  const api = setupApi(backend);
+  const api = setupApi(backend, { listen: true });
   let people: People;
   let a1: string;
   let a2: string;
@@ -58,6 +59,10 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
   /** The link holder's token, and a link of the visible item the team's routes withdraw. */
   let linkToken: string;
   let linkOfItem: string;
+  /** A shared comment on A1 (the matrix's `:commentId`), an internal one, and one on A2. */
+  let sharedCommentA1: string;
+  let internalCommentA1: string;
+  let commentA2: string;
 
   beforeAll(async () => {
     people = await createPeople(api.app, api.db, api.config);
@@ -105,6 +110,14 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
       })
       .returning({ id: uploadLink.id });
     linkOfItem = other!.id;
+    const comment = async (who: Who, loanId: string, body: object) => {
+      const posted = await api.as(cookieOf(who)).post(`/api/loans/${loanId}/comments`, body);
+      expect(posted.statusCode, posted.body).toBe(201);
+      return posted.json<{ id: string }>().id;
+    };
+    sharedCommentA1 = await comment('borrowerA1', a1, { body: 'When is the appraisal?' });
+    internalCommentA1 = await comment('assistantA', a1, { body: 'Rate lock expires Friday', visibility: 'internal' });
+    commentA2 = await comment('ownerA', a2, { body: 'Welcome aboard' });
   }, 90_000);
 
   /** What the link holder sends with every request: its token in the header, and as a cookie. */
@@ -148,7 +161,7 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
 
   const loanRoutes = () =>
     api.app.routeAccessTable
-      .filter((r) => r.url.includes(':loanId') || r.url.startsWith('/api/teams/:teamId/loans') || r.access === 'upload-link')
+      .filter((r) => r.url.includes(':loanId') || r.url.startsWith('/api/teams/:teamId/loans') || r.access === 'upload-link' || r.url === '/api/events')
       .filter((r) => r.url.startsWith('/api'));
 
   /** A concrete URL aimed at loan A1 of team A; other ids are ones that exist nowhere (or the caller themself). */
@@ -161,6 +174,7 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
       .replace(':fileId', versionA1.files[0]!.id)
       .replace(':position', '1')
       .replace(':linkId', linkOfItem)
+      .replace(':commentId', sharedCommentA1)
       .replace(':teamId', people.teamA)
       .replace(':userId', people.ownerA.userId)
       .replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
@@ -181,7 +195,7 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     const routes = [...loanRoutes()].sort((x, y) => Number(x.method !== 'GET') - Number(y.method !== 'GET'));
     for (const route of routes) {
       for (const who of WHOS) {
-        const url = concrete(route.url, who);
+        const url = route.url === '/api/events' ? `/api/events?loans=${a1}&lastEventId=not-an-id` : concrete(route.url, who);
         const response = await api.app.inject({
           method: route.method as 'GET',
           url: who === 'linkHolder' ? `${url}?token=${linkToken}` : url,
@@ -196,7 +210,11 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
             : route.url.includes(':loanId')
               ? { loanRole: roleOnA1[who] }
               : { teamId: people.teamA };
-        const decision = decideAccess(route.access, principalOf(who), target, route.loanRoles);
+        // The stream names its loans in the query: the caller's role on A1 decides as the view action does.
+        const decision =
+          route.url === '/api/events'
+            ? decideAccess('loan', principalOf(who), { loanRole: roleOnA1[who] }, EVERYONE_ON_LOAN)
+            : decideAccess(route.access, principalOf(who), target, route.loanRoles);
         const cell = `${route.method} ${route.url} as ${who}`;
         cells.push(`${cell}: ${decision}`);
         if (decision === 'unauthenticated' || decision === 'mfa-required') {
@@ -228,6 +246,12 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     expect(cells).toContain(`GET /api/upload-link as ownerA: hidden`);
     expect(cells).toContain(`GET /api/loans/:loanId as linkHolder: unauthenticated`);
     expect(cells).toContain(`POST /api/loans/:loanId/checklist/items/:itemId/upload-links as borrowerA1: hidden`);
+    // Reminders are the team's: a borrower cannot read, switch or send them.
+    for (const route of ['GET /api/loans/:loanId/reminders', 'PUT /api/loans/:loanId/reminders', 'POST /api/loans/:loanId/reminders/send']) {
+      expect(cells).toContain(`${route} as borrowerA1: hidden`);
+      expect(cells).toContain(`${route} as assistantA: allow`);
+      expect(cells).toContain(`${route} as linkHolder: unauthenticated`);
+    }
   }, 120_000);
 
   it('gives a platform admin, who holds no role on loans, nothing of them through the platform audit log either', async () => {
@@ -270,6 +294,83 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     );
   });
 
+  it("hides an internal comment from the loan's borrowers, and a comment of another loan from everyone, like an unknown route", async () => {
+    const hiddenBody = (await api.as().get('/api/__no_such_route__')).json();
+    // The matrix's owner deleted the first shared comment (an owner may): a fresh one.
+    const posted = await api.as(cookieOf('borrowerA1')).post(`/api/loans/${a1}/comments`, { body: 'Uploaded the lease' });
+    const sharedComment = posted.json<{ id: string }>().id;
+    const cases: [Who, string, number][] = [
+      ['ownerA', internalCommentA1, 403],
+      ['assistantA', internalCommentA1, 200],
+      ['borrowerA1', internalCommentA1, 404],
+      ['coBorrowerA1', internalCommentA1.toUpperCase(), 404],
+      ['borrowerA1', sharedComment, 200],
+      ['coBorrowerA1', sharedComment, 403],
+      ['ownerA', commentA2, 404],
+      ['borrowerA2', sharedComment, 404],
+      ['borrowerA1', 'not-a-uuid', 404],
+    ];
+    for (const [who, commentId, status] of cases) {
+      const response = await api.as(cookieOf(who)).patch(`/api/loans/${a1}/comments/${commentId}`, { body: `Edited by ${who}` });
+      expect(response.statusCode, `${who} ${commentId}`).toBe(status);
+      if (status === 404)
+        expect({ ...response.json(), instance: undefined, detail: undefined }, `${who} ${commentId}`).toEqual({
+          ...hiddenBody,
+          instance: undefined,
+          detail: undefined,
+        });
+    }
+    const list = (await api.as(cookieOf('borrowerA1')).get(`/api/loans/${a1}/comments`)).body;
+    expect(list).toContain(sharedComment);
+    expect(list).not.toContain(internalCommentA1);
+    expect(list).not.toContain('Rate lock');
+  });
+
+  it('answers the inbox routes for every caller of the loan as the shared table decides, each reading only their own rows', async () => {
+    const routes = api.app.routeAccessTable.filter((r) => r.url.startsWith('/api/me/notification'));
+    expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
+      [
+        'GET /api/me/notification-preferences',
+        'GET /api/me/notifications',
+        'GET /api/me/notifications/unread-count',
+        'POST /api/me/notifications/:notificationId/read',
+        'POST /api/me/notifications/read-all',
+        'PUT /api/me/notification-preferences',
+      ].sort(),
+    );
+    // A step forward tells the loan's borrowers, and nobody else, in their inboxes.
+    const moved = await api.as(cookieOf('ownerA')).post(`/api/loans/${a1}/stage`, { from: 'lead', to: 'application' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    for (const route of routes) {
+      for (const who of WHOS) {
+        const response = await api.app.inject({
+          method: route.method as 'GET',
+          url: route.url.replace(':notificationId', '1'),
+          headers: headersOf(who),
+          ...(['POST', 'PUT'].includes(route.method) ? { payload: {} } : {}),
+        });
+        const decision = decideAccess(route.access, principalOf(who), {});
+        const cell = `${route.method} ${route.url} as ${who}`;
+        if (decision === 'allow') {
+          expect(response.statusCode, cell).not.toBe(401);
+          expect(response.statusCode, cell).toBeLessThan(500);
+        } else {
+          expect(decision, cell).toBe('unauthenticated');
+          expect(response.statusCode, cell).toBe(401);
+        }
+      }
+    }
+    const inboxOf = async (who: Who) =>
+      (await api.as(cookieOf(who)).get('/api/me/notifications')).json<{ notifications: { kind: string; loanId: string }[] }>();
+    for (const who of ['borrowerA1', 'coBorrowerA1'] as const)
+      // The stage move above, and the reminder an earlier cell sent now (reminders reach the inbox too).
+      expect((await inboxOf(who)).notifications, who).toMatchObject([
+        { kind: 'stage_change', loanId: a1 },
+        { kind: 'reminder', loanId: a1 },
+      ]);
+    for (const who of ['borrowerA2', 'borrowerB1', 'removedA1', 'ownerB', 'admin'] as const) expect((await inboxOf(who)).notifications, who).toEqual([]);
+  });
+
   it('answers every loan route spelled another way exactly as the canonical one', async () => {
     const { cookie } = borrowers.borrowerA2 as Person;
     for (const url of [`/api/loans/${a1}`, `/%61pi/loans/${a1}`, `/api/./loans/${a1}`, `/api/loans/${a1.toUpperCase()}`, `/api//loans/${a1}`]) {
@@ -304,5 +405,60 @@ describe.each(backends)('loan role × endpoint matrix on %s', (backend) => {
     const list = (await api.as(cookieOf('borrowerA1')).get(`/api/loans/${a1}/checklist`)).body;
     expect(list).toContain(visibleItemA1);
     expect(list).not.toContain(internalItemA1);
+  });
+
+  it('streams loan A1 to the callers who may view it, and a borrower’s stream carries no internal event', async () => {
+    const hiddenBody = (await api.as().get('/api/__no_such_route__')).json();
+    const streams: Partial<Record<Who, TestStream>> = {};
+    try {
+      for (const who of WHOS) {
+        const stream = await openStream(api.baseUrl, {
+          path: who === 'linkHolder' ? `/api/events?loans=${a1}&token=${linkToken}` : `/api/events?loans=${a1}`,
+          ...(cookieOf(who) ? { cookie: cookieOf(who) } : who === 'linkHolder' ? { cookie: `token=${linkToken}; upload_link=${linkToken}` } : {}),
+        });
+        const decision = decideAccess('loan', principalOf(who), { loanRole: roleOnA1[who] }, EVERYONE_ON_LOAN);
+        if (decision === 'allow') {
+          expect(stream.statusCode, who).toBe(200);
+          await stream.live();
+          streams[who] = stream;
+          continue;
+        }
+        await stream.ended;
+        expect(stream.statusCode, who).toBe(decision === 'hidden' ? 404 : 401);
+        if (decision === 'hidden')
+          expect({ ...JSON.parse(stream.text()), instance: undefined, detail: undefined }, who).toEqual({
+            ...hiddenBody,
+            instance: undefined,
+            detail: undefined,
+          });
+        expect(stream.text(), who).not.toContain('A1 Borrower');
+      }
+      expect(Object.keys(streams).sort()).toEqual(['assistantA', 'borrowerA1', 'coBorrowerA1', 'ownerA']);
+      // An internal row (a field edit), then a shared one (a stage move), through the routes.
+      const { version, stage } = (await api.as(cookieOf('ownerA')).get(`/api/loans/${a1}`)).json<LoanView>() as LoanView & { version: number; stage: string };
+      const edited = await api.as(cookieOf('ownerA')).patch(`/api/loans/${a1}`, { version, lenderLoanNumber: 'INTERNAL-LN-7' });
+      expect(edited.statusCode, edited.body).toBe(200);
+      const moved = await api.as(cookieOf('ownerA')).post(`/api/loans/${a1}/stage`, { from: stage, to: stage === 'lead' ? 'application' : 'lead' });
+      expect(moved.statusCode, moved.body).toBe(200);
+      for (const who of ['ownerA', 'assistantA'] as const) {
+        await streams[who]!.next((frame) => frame.event === 'activity' && frame.data!.includes('stage.changed'));
+        expect(
+          streams[who]!.activity().map((event) => event.item.kind),
+          who,
+        ).toEqual(['loan.updated', 'stage.changed']);
+      }
+      for (const who of ['borrowerA1', 'coBorrowerA1'] as const) {
+        await streams[who]!.next((frame) => frame.event === 'activity' && frame.data!.includes('stage.changed'));
+        expect(
+          streams[who]!.activity().map((event) => event.item.kind),
+          who,
+        ).toEqual(['stage.changed']);
+        expect(streams[who]!.text(), who).not.toContain('INTERNAL-LN-7');
+        expect(streams[who]!.text(), who).not.toContain('"internal"');
+        expect(streams[who]!.text(), who).not.toContain(people.ownerA.userId);
+      }
+    } finally {
+      for (const stream of Object.values(streams)) stream.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { formatPropertyAddress } from '../../shared/domain/loan-fields';
 import { isExitStage, MAIN_STAGES, STAGE_LABELS, type LoanStage, type MainStage } from '../../shared/domain/loan-stages';
 import { simpleHtml, type MailBrand } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
+import type { NoticeMail } from '../notifications/notify';
 import type { LoanRow } from '../db/schema';
 
 /** A loan's mails are sent for its team: the brand's name (the team's) is in the From name, the subject and the text. */
@@ -47,7 +48,7 @@ export function mailsBorrowers(from: LoanStage, to: LoanStage): boolean {
  * means for them, and the link to the loan. Never the stage note (notes are
  * the team's), never who moved it.
  */
-export function stageChangeMail(to: { email: string; name: string }, loan: LoanRow, stage: LoanStage, { publicUrl, brand }: LoanMailContext): MailMessage {
+export function stageChangeMail(to: { name: string }, loan: LoanRow, stage: LoanStage, { publicUrl, brand }: LoanMailContext): NoticeMail {
   const address = formatPropertyAddress(loan);
   const paragraphs = [
     `Hi ${to.name},`,
@@ -55,11 +56,6 @@ export function stageChangeMail(to: { email: string; name: string }, loan: LoanR
     BORROWER_STAGE_MEANING[stage],
     `See where it stands, and whom to contact, here:\n${loanLink(publicUrl, loan.id)}`,
   ];
-  return {
-    to: to.email,
-    subject: `${brand.name}: your loan for ${loan.propertyStreet}: ${STAGE_LABELS[stage]}`,
-    text: `${paragraphs.join('\n\n')}\n`,
-    html: simpleHtml(brand, paragraphs),
-    sentFor: brand.name,
-  };
+  // Sent through `notify`, which adds the footer (reply in the app, unsubscribe).
+  return { subject: `${brand.name}: your loan for ${loan.propertyStreet}: ${STAGE_LABELS[stage]}`, paragraphs, brand };
 }

@@ -243,25 +243,26 @@ const PIPELINE_COLUMNS = {
 };
 export type PipelineLoan = { [K in keyof typeof PIPELINE_COLUMNS]: LoanRow[K] };
 
+/** The rows of one page of the view. */
 export async function pipelinePage(db: Db, teamId: string, query: PipelineQuery, today: string) {
-  const filters = pipelineFilters(teamId, query, today);
   const stageFilter = query.stage && query.stage.length > 0 ? [inArray(loan.stage, query.stage)] : [];
-  const [rows, counts] = await Promise.all([
-    db
-      .select({ loan: PIPELINE_COLUMNS, assigneeName: user.name, assigneeEmail: user.email })
-      .from(loan)
-      .leftJoin(user, eq(user.id, loan.assigneeId))
-      .where(and(...filters, ...stageFilter))
-      .orderBy(...pipelineOrder(query))
-      .limit(query.size)
-      .offset((query.page - 1) * query.size),
-    db
-      .select({ stage: loan.stage, n: count() })
-      .from(loan)
-      .where(and(...filters))
-      .groupBy(loan.stage),
-  ]);
-  return { rows, counts };
+  return db
+    .select({ loan: PIPELINE_COLUMNS, assigneeName: user.name, assigneeEmail: user.email })
+    .from(loan)
+    .leftJoin(user, eq(user.id, loan.assigneeId))
+    .where(and(...pipelineFilters(teamId, query, today), ...stageFilter))
+    .orderBy(...pipelineOrder(query))
+    .limit(query.size)
+    .offset((query.page - 1) * query.size);
+}
+
+/** The view's loans per stage, ignoring its stage filter. */
+export async function pipelineStageCounts(db: Db, teamId: string, query: PipelineQuery, today: string) {
+  return db
+    .select({ stage: loan.stage, n: count() })
+    .from(loan)
+    .where(and(...pipelineFilters(teamId, query, today)))
+    .groupBy(loan.stage);
 }
 
 /** Every loan of the view, for the CSV export (bounded). */

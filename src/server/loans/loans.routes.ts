@@ -44,7 +44,7 @@ export const loansFeature: Feature = {
 
     app.get('/api/teams/:teamId/loans', { config: { access: 'team-member' } }, async (request) => {
       const { teamId } = parseInput(TeamParams, request.params);
-      return pipeline(deps.db, teamId, parseInput(PipelineQuerySchema, request.query));
+      return pipeline(deps.db, teamId, signedInUser(request).userId, parseInput(PipelineQuerySchema, request.query));
     });
 
     app.get('/api/teams/:teamId/loans.csv', { config: { access: 'team-member' } }, async (request, reply) => {

@@ -24,6 +24,8 @@ import type { LoanRow } from '../db/schema';
 import { enqueueObjectDeletion, objectKeysOfLoans } from '../platform/files/file-objects';
 import { parseInput } from '../platform/http/problem';
 import { enqueueMail } from '../platform/mail/mail-jobs';
+import { noticePaths } from '../../shared/domain/notifications';
+import { notify } from '../notifications/notify';
 import { logoPath } from '../teams/logo';
 import { teamMailBrand } from '../teams/team-brand';
 import { changedFields, loanColumnsOf, loanInputOf, teamProgress } from './loan-record';
@@ -31,7 +33,7 @@ import { assignmentMail, mailsBorrowers, stageChangeMail } from './loans.mail';
 import { participantAddresses } from './participants.queries';
 import * as q from './loans.queries';
 
-export type LoanDeps = Pick<AppContext, 'db' | 'publicUrl'>;
+export type LoanDeps = Pick<AppContext, 'db' | 'publicUrl' | 'config'>;
 type Origin = AuditEntry['origin'];
 
 const actorOf = (principal: SignedInPrincipal) => ({ id: principal.userId, email: principal.email });
@@ -53,14 +55,20 @@ async function checkAssignee(db: Db, teamId: string, assigneeId: string | null) 
 }
 
 /** Tells a newly assigned team member, in the team's branding (not when they assigned it to themselves). */
-async function notifyAssignee(deps: LoanDeps, tx: Db, row: LoanRow, assignee: { id: string; name: string; email: string } | null, by: SignedInPrincipal) {
+async function notifyAssignee(
+  deps: Pick<LoanDeps, 'db' | 'publicUrl'>,
+  tx: Db,
+  row: LoanRow,
+  assignee: { id: string; name: string; email: string } | null,
+  by: SignedInPrincipal,
+) {
   if (!assignee || assignee.id === by.userId) return;
   const team = await findTeam(tx, row.teamId);
   if (!team) return;
   await enqueueMail(tx, assignmentMail(assignee, row, by.name, { publicUrl: deps.publicUrl, brand: teamMailBrand(team, deps.publicUrl) }));
 }
 
-/** Mails the loan's borrowers and co-borrowers about its new stage (see `mailsBorrowers` for which moves), in the team's branding. */
+/** Tells the loan's borrowers and co-borrowers of its new stage (see `mailsBorrowers` for which moves), in the team's branding. */
 async function notifyBorrowersOfStage(deps: LoanDeps, tx: Db, moved: LoanRow, from: LoanRow['stage']) {
   if (!mailsBorrowers(from, moved.stage)) return;
   const recipients = await participantAddresses(tx, moved.id);
@@ -68,7 +76,20 @@ async function notifyBorrowersOfStage(deps: LoanDeps, tx: Db, moved: LoanRow, fr
   const team = await findTeam(tx, moved.teamId);
   if (!team) return;
   const context = { publicUrl: deps.publicUrl, brand: teamMailBrand(team, deps.publicUrl) };
-  for (const recipient of recipients) await enqueueMail(tx, stageChangeMail(recipient, moved, moved.stage, context));
+  for (const recipient of recipients) {
+    await notify(
+      tx,
+      {
+        userId: recipient.userId,
+        email: recipient.email,
+        kind: 'stage_change',
+        loanId: moved.id,
+        inbox: { title: `Your loan for ${moved.propertyStreet} is at ${STAGE_LABELS[moved.stage]}`, path: noticePaths.loan(moved.id) },
+        mail: stageChangeMail(recipient, moved, moved.stage, context),
+      },
+      deps.config,
+    );
+  }
 }
 
 /** A loan as its team sees it: every field, the DSCR analysis against the team's thresholds, and its stage history. */
@@ -130,7 +151,7 @@ export async function getLoan(deps: LoanDeps, loanId: string, role: Exclude<Loan
 
 /** Owners and assistants open a loan file: it starts at Lead, recorded in the history, the activity feed (one line, with its assignee) and the team's audit log. */
 export async function createLoan(
-  deps: LoanDeps,
+  deps: Pick<LoanDeps, 'db' | 'publicUrl'>,
   principal: SignedInPrincipal,
   teamId: string,
   input: CreateLoan & LoanInput,

@@ -15,7 +15,7 @@ export async function listParticipants(db: Db, loanId: string) {
 /** Whom a stage change is mailed to: the loan's borrowers and co-borrowers. */
 export async function participantAddresses(db: Db, loanId: string) {
   return db
-    .select({ name: user.name, email: user.email })
+    .select({ userId: user.id, name: user.name, email: user.email })
     .from(loanParticipant)
     .innerJoin(user, eq(user.id, loanParticipant.userId))
     .where(eq(loanParticipant.loanId, loanId));

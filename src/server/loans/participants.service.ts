@@ -8,6 +8,7 @@ import { createInvitationIn } from '../accounts/invitations';
 import type { AppContext } from '../app-context';
 import { recordAudit, type AuditEntry } from '../audit/audit';
 import { recordActivity } from '../activity/activity-log';
+import { unreadCommentCounts } from '../comments/unread-counts';
 import type { Db } from '../db/client';
 import type { LoanParticipantRole } from '../../shared/domain/access';
 import { logoPath } from '../teams/logo';
@@ -155,10 +156,20 @@ export async function removeParticipant(deps: ParticipantDeps, principal: Signed
 /** The caller's loans as a borrower or co-borrower, possibly of several teams, each a card in its team's branding. */
 export async function myLoans(deps: Pick<ParticipantDeps, 'db'>, principal: SignedInPrincipal): Promise<MyLoans> {
   const rows = await q.loansOfParticipant(deps.db, principal.userId);
+  // As a borrower on each of them: shared comments only, even for a team member who borrows on another team's loan.
+  const unread = await unreadCommentCounts(deps.db, { userId: principal.userId, audience: 'borrowers', loanIds: rows.map((row) => row.loan.id) });
   const now = new Date();
   return {
     loans: rows.map(({ loan, role, team }) =>
-      toMyLoanCard({ loan, role, team: { name: team.name, accentColor: team.accentColor, logoUrl: logoPath(team.id, team.logoSha256) } }, now),
+      toMyLoanCard(
+        {
+          loan,
+          role,
+          team: { name: team.name, accentColor: team.accentColor, logoUrl: logoPath(team.id, team.logoSha256) },
+          unreadComments: unread.get(loan.id) ?? 0,
+        },
+        now,
+      ),
     ),
   };
 }

@@ -3,10 +3,12 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_STAGES, loanProgress, MAIN_STAGES } from '../../shared/domain/loan-stages';
 import type { ChecklistView } from '../../shared/schemas/checklist';
+import type { CommentView, ReadCursorView } from '../../shared/schemas/comments';
 import type { PipelinePage, PipelineRow } from '../../shared/schemas/loans';
+import type { MyLoans } from '../../shared/schemas/participants';
 import { setupApi } from '../../test/api';
 import { backends } from '../../test/databases';
-import { createLoan, createTeamWithOwner, type Team } from '../../test/factories';
+import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
 import { refreshLoanDocumentCounts } from '../checklist/document-counts';
 import { checklistItem, loan } from '../db/schema';
 import { progressSortKey } from './loans.queries';
@@ -129,5 +131,78 @@ describe.each(backends)('the pipeline’s outstanding documents and progress on 
     expect(columns[at - 1]).toBe('"Progress %"');
     const rows = (await get('sort=outstanding&dir=asc')).rows;
     expect(lines.map((line) => line.split('","')[at]?.replace(/"/g, ''))).toEqual(rows.map((row) => String(row.outstandingDocuments)));
+  });
+});
+
+describe.each(backends)('unread comment badges on the pipeline and on My loans on %s', (backend) => {
+  const api = setupApi(backend);
+  let team: Team;
+  let assistant: Person;
+  let borrower: Person;
+  /** a: the borrower's loan, with a discussion; b: the team's notes only; c: no comments. */
+  const loans: Record<'a' | 'b' | 'c', string> = { a: '', b: '', c: '' };
+
+  const post = async (who: Person, loanId: string, body: object) => {
+    const response = await api.as(who).post(`/api/loans/${loanId}/comments`, { body: 'A comment', ...body });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<CommentView>();
+  };
+  const readToEnd = async (who: Person, loanId: string) => {
+    const { latestCursor } = (await api.as(who).get(`/api/loans/${loanId}/read-cursor`)).json<ReadCursorView>();
+    expect((await api.as(who).put(`/api/loans/${loanId}/read-cursor`, { cursor: latestCursor })).statusCode).toBe(200);
+  };
+  /** Each loan's badge on the pipeline for `who`, read a page of one row at a time (the count belongs to its page's row). */
+  const badges = async (who: Person) => {
+    const counts: Record<string, number> = {};
+    for (let page = 1; page <= 3; page++) {
+      const response = await api.as(who).get(`/api/teams/${team.teamId}/loans?size=1&page=${page}&sort=borrower`);
+      expect(response.statusCode, response.body).toBe(200);
+      for (const row of response.json<PipelinePage>().rows) counts[row.id] = row.unreadComments;
+    }
+    return { a: counts[loans.a], b: counts[loans.b], c: counts[loans.c] };
+  };
+  const myLoans = async (who: Person) =>
+    Object.fromEntries((await api.as(who).get('/api/my-loans')).json<MyLoans>().loans.map((card) => [card.id, card.unreadComments]));
+
+  beforeAll(async () => {
+    team = await createTeamWithOwner(api, { name: 'Badges Co' });
+    assistant = await addAssistant(api, team.teamId, { name: 'Asha Assistant' });
+    for (const name of Object.keys(loans) as (keyof typeof loans)[])
+      loans[name] = (await createLoan(api, team.teamId, team.owner, { borrowerName: `Borrower ${name}` })).id;
+    borrower = await addBorrower(api, loans.a, { name: 'Bea Borrower' });
+  });
+
+  it('counts, for each person, the comments by others after their read cursor: the team every one, a borrower the shared ones', async () => {
+    expect(await badges(team.owner)).toEqual({ a: 0, b: 0, c: 0 });
+    await post(assistant, loans.a, { body: 'Statements received, thanks' });
+    await post(assistant, loans.a, { body: 'Lender wants 6 months of reserves', visibility: 'internal' });
+    await post(assistant, loans.b, { body: 'Title shows an old HELOC', visibility: 'internal' });
+    // Their own comments are no news to them.
+    expect(await badges(team.owner)).toEqual({ a: 2, b: 1, c: 0 });
+    expect(await badges(assistant)).toEqual({ a: 0, b: 0, c: 0 });
+    // The borrower counts the shared one only: nothing internal shows, not even as a number.
+    expect(await myLoans(borrower)).toEqual({ [loans.a]: 1 });
+
+    const question = await post(borrower, loans.a, { body: 'Does the business account count?' });
+    expect(await badges(team.owner)).toEqual({ a: 3, b: 1, c: 0 });
+    expect(await badges(assistant)).toEqual({ a: 1, b: 0, c: 0 });
+    expect(await myLoans(borrower)).toEqual({ [loans.a]: 1 });
+
+    // Reading the loan clears its badge for that person only; a deleted comment is not counted.
+    await readToEnd(team.owner, loans.a);
+    expect(await badges(team.owner)).toEqual({ a: 0, b: 1, c: 0 });
+    expect((await api.as(borrower).delete(`/api/loans/${loans.a}/comments/${question.id}`)).statusCode).toBe(204);
+    expect(await badges(assistant)).toEqual({ a: 0, b: 0, c: 0 });
+
+    await post(team.owner, loans.a, { body: 'Either counts' });
+    expect(await badges(assistant)).toEqual({ a: 1, b: 0, c: 0 });
+    expect(await myLoans(borrower)).toEqual({ [loans.a]: 2 });
+    await readToEnd(borrower, loans.a);
+    expect(await myLoans(borrower)).toEqual({ [loans.a]: 0 });
+    // An internal note after the borrower's cursor moves nothing on their card.
+    await post(assistant, loans.a, { body: 'Borrower is slow to answer', visibility: 'internal' });
+    expect(await myLoans(borrower)).toEqual({ [loans.a]: 0 });
+    // The owner read loan a before their own answer: the assistant's note is the one thing new.
+    expect(await badges(team.owner)).toEqual({ a: 1, b: 1, c: 0 });
   });
 });

@@ -3,6 +3,7 @@ import { formatPropertyAddress, LOAN_PURPOSE_LABELS } from '../../shared/domain/
 import { CSV_ROWS_MAX, type PipelinePage, type PipelineQuery, type PipelineRow } from '../../shared/schemas/loans';
 import { formatDollarsDecimal } from '../../shared/money';
 import type { Db } from '../db/client';
+import { unreadCommentCounts } from '../comments/unread-counts';
 import { csvFile, csvRow } from '../platform/http/csv';
 import { teamProgress } from './loan-record';
 import * as q from './loans.queries';
@@ -13,6 +14,7 @@ const todayOf = (query: PipelineQuery, now: Date) => query.today ?? now.toISOStr
 function pipelineRow(
   { loan, assigneeName, assigneeEmail }: { loan: q.PipelineLoan; assigneeName: string | null; assigneeEmail: string | null },
   now: Date,
+  unreadComments = 0,
 ): PipelineRow {
   return {
     id: loan.id,
@@ -36,17 +38,28 @@ function pipelineRow(
     assignee: loan.assigneeId && assigneeName ? { id: loan.assigneeId, name: assigneeName, email: assigneeEmail ?? '' } : null,
     lenderLoanNumber: loan.lenderLoanNumber,
     archived: loan.archivedAt !== null,
+    unreadComments,
   };
 }
 
-/** One page of the team's pipeline in the asked view, with the loans per stage of that view. */
-export async function pipeline(db: Db, teamId: string, query: PipelineQuery, now = new Date()): Promise<PipelinePage> {
-  const { rows, counts } = await q.pipelinePage(db, teamId, query, todayOf(query, now));
+/**
+ * One page of the team's pipeline in the asked view, with the loans per stage
+ * of that view, and on each row the comments `userId` has not read: counted
+ * for the page's rows once the page is chosen, while the stage counts run.
+ */
+export async function pipeline(db: Db, teamId: string, userId: string, query: PipelineQuery, now = new Date()): Promise<PipelinePage> {
+  const today = todayOf(query, now);
+  const [[rows, unread], counts] = await Promise.all([
+    q
+      .pipelinePage(db, teamId, query, today)
+      .then(async (page) => [page, await unreadCommentCounts(db, { userId, audience: 'team', loanIds: page.map((row) => row.loan.id) })] as const),
+    q.pipelineStageCounts(db, teamId, query, today),
+  ]);
   const stageCounts: Partial<Record<LoanStage, number>> = {};
   for (const { stage, n } of counts) stageCounts[stage] = Number(n);
   const stages = query.stage && query.stage.length > 0 ? query.stage : (Object.keys(stageCounts) as LoanStage[]);
   const total = stages.reduce((sum, stage) => sum + (stageCounts[stage] ?? 0), 0);
-  return { rows: rows.map((row) => pipelineRow(row, now)), total, page: query.page, size: query.size, stageCounts };
+  return { rows: rows.map((row) => pipelineRow(row, now, unread.get(row.loan.id))), total, page: query.page, size: query.size, stageCounts };
 }
 
 const CSV_HEADER = [

@@ -49,6 +49,7 @@ describe.each(backends)('/api/me and sessions on %s', (backend) => {
       logoUrl: null,
       role,
       dscrThresholds: { strong: 1.25, eligible: 1 },
+      timeZone: 'America/New_York',
     });
     const expected: Record<keyof Omit<People, 'teamA' | 'teamB'>, Omit<Me, 'user' | 'sessionExpiresAt' | 'workPhone' | 'participantLoans'> & { name: string }> =
       {

@@ -11,4 +11,5 @@ export const teamView = (team: TeamSummary, role: TeamRole): TeamView => ({
   logoUrl: logoPath(team.id, team.logoSha256),
   role,
   dscrThresholds: { strong: team.dscrStrongCenti / 100, eligible: team.dscrEligibleCenti / 100 },
+  timeZone: team.timeZone,
 });

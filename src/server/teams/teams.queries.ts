@@ -13,7 +13,7 @@ export async function insertTeam(db: Db, values: { name: string; createdBy: stri
 export async function updateTeam(
   db: Db,
   teamId: string,
-  values: { name?: string; accentColor?: string; dscrStrongCenti?: number; dscrEligibleCenti?: number },
+  values: { name?: string; accentColor?: string; dscrStrongCenti?: number; dscrEligibleCenti?: number; timeZone?: string },
 ): Promise<TeamSummary> {
   const [row] = await db.update(team).set(values).where(eq(team.id, teamId)).returning(teamColumns);
   if (!row) throw new Error(`updateTeam: no team ${teamId}`);

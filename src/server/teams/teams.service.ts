@@ -54,6 +54,7 @@ export async function updateBranding(deps: TeamDeps, principal: SignedInPrincipa
       ...(input.accentColor !== undefined ? { accentColor: input.accentColor } : {}),
       ...(input.dscrStrong !== undefined ? { dscrStrongCenti: Math.round(input.dscrStrong * 100) } : {}),
       ...(input.dscrEligible !== undefined ? { dscrEligibleCenti: Math.round(input.dscrEligible * 100) } : {}),
+      ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
     };
     if (values.dscrStrongCenti !== undefined || values.dscrEligibleCenti !== undefined) {
       // One threshold may change alone: checked against the stored other, with the row locked so two owners cannot cross them.

@@ -97,6 +97,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         logoUrl: null,
         role: 'owner',
         dscrThresholds: { strong: 1.25, eligible: 1 },
+        timeZone: 'America/New_York',
       });
       expect((await meOf(enrolled.cookie)).team).toEqual(view);
       expect((await membersOf(enrolled.cookie, view.id)).members).toEqual([
@@ -136,6 +137,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         logoUrl: null,
         role: 'owner',
         dscrThresholds: { strong: 1.25, eligible: 1 },
+        timeZone: 'America/New_York',
       });
       // Every member sees it at once, in their own role.
       expect(await teamOf(people.assistantA.cookie, people.teamA)).toEqual({
@@ -145,6 +147,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
         logoUrl: null,
         role: 'assistant',
         dscrThresholds: { strong: 1.25, eligible: 1 },
+        timeZone: 'America/New_York',
       });
       // One field at a time works too.
       expect((await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { accentColor: '#0e7490' })).json()).toMatchObject({
@@ -167,7 +170,7 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(long.json().errors).toEqual([{ field: 'name', message: 'Team name must be at most 80 characters' }]);
       const empty = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, {});
       expect(empty.statusCode).toBe(400);
-      expect(empty.json().errors).toEqual([{ field: '(body)', message: 'Send a name, an accent colour or DSCR thresholds' }]);
+      expect(empty.json().errors).toEqual([{ field: '(body)', message: 'Send a name, an accent colour, DSCR thresholds or a time zone' }]);
       const unknown = await api.as(people.ownerA).patch(`/api/teams/${people.teamA}`, { logoUrl: 'https://evil.example/x.png' });
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json().errors).toContainEqual({ field: 'logoUrl', message: 'Unknown field' });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { invalidField } from '../../shared/errors';
 import type { AppContext, Feature } from '../app-context';
@@ -7,9 +7,17 @@ import { grantBroker, grantPlatformAdmin, insertMember } from '../accounts/accou
 import { createCredentialUser, TOTP_DIGITS, TOTP_PERIOD_SECONDS } from '../auth/auth';
 import { base32Decode, hotp } from '../auth/totp';
 import type { Db } from '../db/client';
-import { team, teamMember, user } from '../db/schema';
+import { job, team, teamMember, user } from '../db/schema';
+import { noteJobEnqueued } from '../platform/jobs/job-wake';
 import { parseInput } from '../platform/http/problem';
-import { CreateTestPersonSchema, TEST_SUPPORT_SECRET_ENV, TEST_SUPPORT_SECRET_HEADER, type CreateTestPerson, type TestPerson } from './test-support.schema';
+import {
+  CreateTestPersonSchema,
+  DueJobsSchema,
+  TEST_SUPPORT_SECRET_ENV,
+  TEST_SUPPORT_SECRET_HEADER,
+  type CreateTestPerson,
+  type TestPerson,
+} from './test-support.schema';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
@@ -63,6 +71,18 @@ export const testSupportFeature: Feature = {
     app.post('/api/test-support/people', routeOptions, async (request, reply) => {
       const person = await createTestPerson(app, context, parseInput(CreateTestPersonSchema, request.body));
       return reply.status(201).send(person);
+    });
+
+    // A debounced job (a comment digest, three minutes on) made due now, so a browser test sees its mail without waiting.
+    app.post('/api/test-support/jobs/due', routeOptions, async (request) => {
+      const { queue } = parseInput(DueJobsSchema, request.body);
+      const moved = await context.db
+        .update(job)
+        .set({ runAt: sql`now()` })
+        .where(and(eq(job.queue, queue), eq(job.status, 'pending')))
+        .returning({ id: job.id });
+      if (moved.length > 0) noteJobEnqueued();
+      return { moved: moved.length };
     });
   },
 };

@@ -43,3 +43,6 @@ export interface TestPerson {
   /** The Set-Cookie values of the session, for the test's browser (never set on this response). */
   cookies: string[];
 }
+
+/** POST /api/test-support/jobs/due: the queue whose pending jobs run now rather than when they were due. */
+export const DueJobsSchema = z.strictObject({ queue: z.string().trim().min(1).max(100) });

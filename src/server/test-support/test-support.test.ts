@@ -1,6 +1,9 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { buildApp } from '../app';
+import { job } from '../db/schema';
+import { enqueueJob } from '../platform/jobs/outbox';
 import { backends, createTestDatabase, type TestDatabase } from '../../test/databases';
 import { testConfig } from '../../test/config';
 import { totpCode } from '../../test/totp';
@@ -55,6 +58,7 @@ describe.each(backends)('test support on %s', (backend) => {
     expect(without.routeAccessTable.filter((route) => route.url.startsWith('/api/test-support'))).toEqual([]);
     expect(withSecret.routeAccessTable.filter((route) => route.url.startsWith('/api/test-support'))).toEqual([
       { method: 'POST', url: PEOPLE, access: 'public' },
+      { method: 'POST', url: '/api/test-support/jobs/due', access: 'public' },
     ]);
   });
 
@@ -152,5 +156,18 @@ describe.each(backends)('test support on %s', (backend) => {
     const response = await withSecret.inject({ method: 'POST', url: PEOPLE, headers: { [TEST_SUPPORT_SECRET_HEADER]: SECRET }, payload: { role: 'borrower' } });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: 'role' }] });
+  });
+
+  it('makes a queue’s pending jobs due now, and only with the secret', async () => {
+    const queue = `test-support.later.${backend}`;
+    await enqueueJob(database.db, queue, {}, { runAt: new Date(Date.now() + 3 * 60_000) });
+    const due = (headers: Record<string, string>) => withSecret.inject({ method: 'POST', url: '/api/test-support/jobs/due', headers, payload: { queue } });
+    expect((await due({})).statusCode).toBe(404);
+    const moved = await due({ [TEST_SUPPORT_SECRET_HEADER]: SECRET });
+    expect(moved.json()).toEqual({ moved: 1 });
+    const [row] = await database.db.select().from(job).where(eq(job.queue, queue));
+    expect(row!.runAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    const bad = await withSecret.inject({ method: 'POST', url: '/api/test-support/jobs/due', headers: { [TEST_SUPPORT_SECRET_HEADER]: SECRET }, payload: {} });
+    expect(bad.statusCode).toBe(400);
   });
 });

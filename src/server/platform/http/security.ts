@@ -4,6 +4,17 @@ import { AppError } from '../../../shared/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route takes posts from other sites and from mail clients, with no
+     * Origin rule: only RFC 8058's one-click unsubscribe, whose signed token is
+     * its whole credential and which changes nothing but what that names.
+     */
+    crossSitePost?: true;
+  }
+}
+
 /**
  * Security headers: a CSP with no inline scripts or styles, nosniff, a strict
  * referrer policy, and HSTS only when the public URL is HTTPS. Helmet decides
@@ -87,6 +98,8 @@ export function registerOriginCheck(app: FastifyInstance, { publicUrl }: { publi
   // Callback-style hooks: no promise per request on this path every answer takes.
   app.addHook('onRequest', (request, _reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
+    // Decided on the route the router matched, never on a spelling of the URL.
+    if (request.routeOptions.config?.crossSitePost === true) return done();
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       return done(new AppError('forbidden', 'Cross-site requests are not accepted'));
     }

@@ -12,8 +12,15 @@ export const MAIL_QUEUE = 'mail.send';
  * (an invitation, a password reset), so its text and HTML leave the outbox
  * once it is sent; its addressee and subject stay until the job is pruned.
  */
-export function enqueueMail(db: Db, message: MailMessage, { secret = false }: { secret?: boolean } = {}) {
-  return enqueueJob(db, MAIL_QUEUE, MailMessageSchema.parse(message), secret ? { secretFields: ['text', 'html'] } : {});
+/**
+ * Queues a mail in the caller's transaction. `dedupKey`: while a mail of that
+ * key still waits, queueing another replaces it rather than sending both.
+ */
+export function enqueueMail(db: Db, message: MailMessage, { secret = false, dedupKey }: { secret?: boolean; dedupKey?: string } = {}) {
+  return enqueueJob(db, MAIL_QUEUE, MailMessageSchema.parse(message), {
+    ...(secret ? { secretFields: ['text', 'html'] } : {}),
+    ...(dedupKey ? { dedupKey } : {}),
+  });
 }
 
 export function mailJobHandler(mailer: Mailer): JobHandler {

@@ -15,6 +15,8 @@ export const MailMessageSchema = z.object({
   replyTo: z.string().optional(),
   /** The team a mail is sent for: its From name becomes "<team> via <brand>", at the configured address. */
   sentFor: z.string().trim().min(1).max(200).optional(),
+  /** Extra header fields, passed to nodemailer as they are (a notification's `List-Unsubscribe` and `List-Unsubscribe-Post`). */
+  headers: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9-]*$/), z.string()).optional(),
 });
 export type MailMessage = z.infer<typeof MailMessageSchema>;
 

@@ -16,13 +16,14 @@ const PRERENDERED_ROUTES: Record<string, string> = {
 };
 
 /** Pages rendered in the browser only, from the bare shell. */
-const CLIENT_ROUTES = ['/forgot-password', '/reset-password', '/invite', '/upload', '/app', '/app/*'];
+const CLIENT_ROUTES = ['/forgot-password', '/reset-password', '/invite', '/upload', '/unsubscribe', '/app', '/app/*'];
 
 /**
  * A third party's upload page: its token is in the fragment, which no Referer carries, and the page
- * sends no Referer at all besides, so nothing it links to or loads learns where it came from.
+ * sends no Referer at all besides, so nothing it links to or loads learns where it came from. The
+ * unsubscribe page's token is in its query: no Referer either.
  */
-const NO_REFERRER_ROUTES = new Set(['/upload']);
+const NO_REFERRER_ROUTES = new Set(['/upload', '/unsubscribe']);
 
 /**
  * Fills the prerender tokens with the configured, HTML-escaped values, and the
