@@ -41,6 +41,30 @@ function readJson(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
 }
 
+// The names of the tests that failed, repeated at the end: a CI log is often read from its tail.
+const failedTests = [];
+function noteVitestFailures(report, where) {
+  for (const file of report?.testResults ?? []) {
+    const failed = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failed) {
+      const why = (test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 240);
+      failedTests.push(`${where}: ${path.relative(root, file.name)} › ${test.fullName}${why ? `\n      ${why}` : ''}`);
+    }
+    if (file.status === 'failed' && failed.length === 0) failedTests.push(`${where}: ${path.relative(root, file.name)} (${file.message || 'the file failed'})`);
+  }
+}
+function notePlaywrightFailures(suites, titles = []) {
+  for (const suite of suites ?? []) {
+    const inner = suite.title && !suite.file?.endsWith(suite.title) ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status === 'unexpected') failedTests.push(`Playwright [${test.projectName}]: ${spec.file} › ${[...inner, spec.title].join(' › ')}`);
+      }
+    }
+    notePlaywrightFailures(suite.suites, inner);
+  }
+}
+
 check('type check', bin('tsc'), ['--noEmit', '-p', '.']);
 check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
 check('format (Prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
@@ -51,6 +75,7 @@ if (!process.env.TEST_DATABASE_URL) {
 const vitestJson = path.join(out, 'vitest.json');
 const vitestOk = step('unit and API tests (Vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 const vitest = readJson(vitestJson);
+noteVitestFailures(vitest, 'Vitest');
 if (vitest) {
   totals.passed += vitest.numPassedTests;
   totals.failed += vitest.numFailedTests;
@@ -74,6 +99,7 @@ if (otherNode) {
     `--outputFile.json=${otherJson}`,
   ]);
   const other = readJson(otherJson);
+  noteVitestFailures(other, name);
   if (other) {
     totals.passed += other.numPassedTests;
     totals.failed += other.numFailedTests;
@@ -88,6 +114,7 @@ const playwrightOk = step('browser tests (Playwright, Chromium)', bin('playwrigh
   PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
 });
 const playwright = readJson(playwrightJson);
+notePlaywrightFailures(playwright?.suites);
 if (playwright) {
   totals.passed += playwright.stats.expected + playwright.stats.flaky;
   totals.failed += playwright.stats.unexpected;
@@ -96,6 +123,7 @@ if (playwright) {
 if (!playwrightOk) failedSteps.push('Playwright');
 if (!playwrightOk && !playwright?.stats.unexpected) totals.failed += 1;
 
+if (failedTests.length) console.log(`\nFailed tests:\n${failedTests.map((name) => `  ${name}`).join('\n')}`);
 console.log(`\n${failedSteps.length ? `Failed: ${failedSteps.join(', ')}` : 'All checks passed.'}`);
 console.log(`total: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length ? 1 : 0);
