@@ -97,6 +97,16 @@ test.describe('the discussion on a loan', () => {
     await onItem.getByRole('button', { name: 'Post comment' }).click();
     await expect(onItem.getByRole('list', { name: `Comments on ${ITEM}` })).toContainText('Is a passport fine instead?');
     await expect(documents.getByRole('button', { name: `Comments (1) on ${ITEM}` })).toBeVisible();
+    // The question shows twice, in the discussion and in the item's open thread; an id is still the page's once,
+    // and the discussion's copy is the one a #comment-… link lands on.
+    await expect(theirs.getByRole('list', { name: 'Comments' })).toContainText('Is a passport fine instead?');
+    const repeatedIds = await borrower.evaluate(() => {
+      const ids = [...document.querySelectorAll('[id]')].map((element) => element.id);
+      return ids.filter((id, index) => ids.indexOf(id) !== index);
+    });
+    expect(repeatedIds).toEqual([]);
+    await expect(theirs.locator('article[id^="comment-"]').filter({ hasText: 'Is a passport fine instead?' })).toHaveCount(1);
+    await expect(onItem.locator('article[id^="comment-"]')).toHaveCount(0);
     await axeAtBothWidths(borrower, PHONE);
 
     // 4. The broker comes back (a new visit, at the top of the page): two unread, the first one a jump away; the item shows its comment.

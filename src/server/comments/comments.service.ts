@@ -214,7 +214,7 @@ export async function editComment(deps: Deps, who: Commenter, loanId: string, co
     if (row.deletedAt !== null) throw new AppError('conflict', 'This comment was deleted');
     const mentions = input.mentions === undefined ? row.mentions : await checkMentions(tx, loanId, row.visibility, input.mentions);
     if (body === row.body && sameIds(mentions, row.mentions)) return;
-    await recordActivityOnLoans(tx, [
+    const [edited] = await recordActivityOnLoans(tx, [
       {
         loanId,
         actorId: who.userId,
@@ -225,7 +225,7 @@ export async function editComment(deps: Deps, who: Commenter, loanId: string, co
     ]);
     await q.updateComment(tx, commentId, { body, mentions, editedAt: new Date() });
     // Only the people the edit newly mentions hear of it.
-    await queueCommentNotifications(tx, commentId, { mentionedBefore: row.mentions });
+    await queueCommentNotifications(tx, commentId, { edit: { mentionedBefore: row.mentions, seq: edited!.seq, sharedSeq: edited!.sharedSeq } });
   });
   return viewOf(deps.db, loanId, who, commentId);
 }

@@ -22,7 +22,13 @@ import { signalInbox } from '../platform/realtime/signals';
 export const COMMENT_DIGEST_QUEUE = 'notifications.comment-digest';
 export const COMMENT_DIGEST_DELAY_MS = 3 * 60_000;
 
-const DigestPayloadSchema = z.object({ userId: z.string().min(1), loanId: z.uuid(), commentIds: z.array(z.uuid()) });
+const DigestPayloadSchema = z.object({
+  userId: z.string().min(1),
+  loanId: z.uuid(),
+  commentIds: z.array(z.uuid()),
+  /** Comments an edit newly mentioned the person in, with the edit's place in their activity sequence: news until their cursor passes it. */
+  mentionedByEdit: z.array(z.object({ commentId: z.uuid(), seq: z.number().int() })).default([]),
+});
 
 /** How someone stands on a loan now: its team (every activity row, by `seq`), a borrower (shared rows, by `shared_seq`), or nobody. */
 type Audience = 'team' | 'borrowers';
@@ -56,15 +62,17 @@ const mayRead = (audience: Audience | undefined, visibility: CommentRow['visibil
  * nothing): an inbox row each (`mention` or `comment`), and their digest job
  * for the loan, due three minutes later — a later comment joins it.
  *
- * After an edit, pass the mentions the comment had before as
- * `mentionedBefore`: only the people the edit newly mentions hear of it (the
- * thread heard when it was posted, and a fixed typo is no news). A deleted
- * comment tells nobody.
+ * After an edit, pass the mentions the comment had before and the edit's
+ * activity row as `edit`: only the people the edit newly mentions hear of it
+ * (the thread heard when it was posted, and a fixed typo is no news), and
+ * their digest mails it unless their read cursor passed the edit — having
+ * read the comment before it named them is not having seen the mention. A
+ * deleted comment tells nobody.
  */
 export async function queueCommentNotifications(
   tx: Db,
   commentId: string,
-  { mentionedBefore, now = Date.now() }: { mentionedBefore?: readonly string[]; now?: number } = {},
+  { edit, now = Date.now() }: { edit?: { mentionedBefore: readonly string[]; seq: number; sharedSeq: number | null }; now?: number } = {},
 ): Promise<void> {
   const [posted] = await tx
     .select({ comment, authorName: user.name, teamId: loan.teamId, street: loan.propertyStreet })
@@ -75,14 +83,14 @@ export async function queueCommentNotifications(
   if (!posted || posted.comment.deletedAt) return;
   const { comment: row } = posted;
   const threadId = row.parentId ?? row.id;
-  const thread = mentionedBefore
+  const thread = edit
     ? []
     : await tx
         .select({ authorId: comment.authorId })
         .from(comment)
         .where(and(eq(comment.loanId, row.loanId), or(eq(comment.id, threadId), eq(comment.parentId, threadId))));
   const mentioned = new Set(row.mentions);
-  const already = new Set(mentionedBefore ?? []);
+  const already = new Set(edit?.mentionedBefore ?? []);
   const candidates = [...new Set([...thread.map((t) => t.authorId), ...mentioned])].filter(
     (id): id is string => !!id && id !== row.authorId && !already.has(id),
   );
@@ -105,11 +113,17 @@ export async function queueCommentNotifications(
     });
     await signalInbox(tx, userId);
     if (!(await emailsKind(tx, userId, kind))) continue;
+    // The edit's place in what this person reads: the team's sequence, or the borrowers' (a shared comment's edit is shared).
+    const editSeq = edit ? (audiences.get(userId) === 'team' ? edit.seq : edit.sharedSeq) : null;
     await enqueueJob(
       tx,
       COMMENT_DIGEST_QUEUE,
-      { userId, loanId: row.loanId, commentIds: [row.id] },
-      { dedupKey: `comment-digest:${userId}:${row.loanId}`, runAt: new Date(now + COMMENT_DIGEST_DELAY_MS), mergeArrays: ['commentIds'] },
+      { userId, loanId: row.loanId, commentIds: [row.id], ...(editSeq !== null ? { mentionedByEdit: [{ commentId: row.id, seq: editSeq }] } : {}) },
+      {
+        dedupKey: `comment-digest:${userId}:${row.loanId}`,
+        runAt: new Date(now + COMMENT_DIGEST_DELAY_MS),
+        mergeArrays: ['commentIds', 'mentionedByEdit'],
+      },
     );
   }
 }
@@ -122,7 +136,7 @@ export async function queueCommentNotifications(
  */
 export function commentDigestJob({ db, config }: Pick<JobContext, 'db' | 'config'>): JobHandler {
   return async (payload) => {
-    const { userId, loanId, commentIds } = DigestPayloadSchema.parse(payload);
+    const { userId, loanId, commentIds, mentionedByEdit } = DigestPayloadSchema.parse(payload);
     const [found] = await db
       .select({ loan, person: { name: user.name, email: user.email } })
       .from(loan)
@@ -148,9 +162,12 @@ export function commentDigestJob({ db, config }: Pick<JobContext, 'db' | 'config
     for (const row of rows) {
       const c = row.comment;
       if (c.authorId === userId || !mayRead(audience, c.visibility)) continue;
-      const seq = audience === 'team' ? c.activitySeq : c.sharedActivitySeq;
-      if (seq === null || seq <= cursor) continue;
-      const kind: NotificationKind = c.mentions.includes(userId) ? 'mention' : 'comment';
+      const posted = audience === 'team' ? c.activitySeq : c.sharedActivitySeq;
+      const mentioned = c.mentions.includes(userId);
+      // Read past where it was posted, but not past the edit that mentioned them: the mention is still news.
+      const editedIn = mentioned ? Math.max(...mentionedByEdit.filter((m) => m.commentId === c.id).map((m) => m.seq)) : -Infinity;
+      if (posted === null || Math.max(posted, editedIn) <= cursor) continue;
+      const kind: NotificationKind = mentioned ? 'mention' : 'comment';
       if (!wanted.has(kind)) wanted.set(kind, await emailsKind(db, userId, kind));
       if (!wanted.get(kind)) continue;
       // A borrower never reads the label of an item hidden from them.

@@ -3,8 +3,25 @@ import { NOTIFICATION_KINDS, type NotificationKind } from '../../shared/domain/n
 import type { Db } from '../db/client';
 import { loan, loanParticipant, notification, notificationPreference, teamMember, user } from '../db/schema';
 
-export async function insertNotification(db: Db, values: { userId: string; kind: NotificationKind; loanId: string | null; data: Record<string, unknown> }) {
-  await db.insert(notification).values(values);
+/**
+ * Adds a row to a person's inbox. With `dedupKey`, a row of theirs with the
+ * same key is replaced instead: its text refreshed, unread again, and moved
+ * to the top (a new id), so the same notice never shows twice.
+ */
+export async function insertNotification(
+  db: Db,
+  values: { userId: string; kind: NotificationKind; loanId: string | null; data: Record<string, unknown>; dedupKey?: string | undefined },
+) {
+  const insert = db.insert(notification).values(values);
+  if (!values.dedupKey) {
+    await insert;
+    return;
+  }
+  await insert.onConflictDoUpdate({
+    target: [notification.userId, notification.dedupKey],
+    targetWhere: sql`${notification.dedupKey} is not null`,
+    set: { id: sql`default`, data: sql`excluded.data`, createdAt: sql`now()`, readAt: null },
+  });
 }
 
 /**

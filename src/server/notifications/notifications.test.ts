@@ -8,7 +8,7 @@ import { uploadVersion } from '../../test/documents';
 import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
 import { samplePng } from '../../test/sample-files';
 import { SmtpPeer } from '../../test/smtp-peer';
-import { comment, job, loanParticipant, loanReadCursor, notification, notificationPreference } from '../db/schema';
+import { comment, job, loan, loanParticipant, loanReadCursor, notification, notificationPreference } from '../db/schema';
 import { JobWorker } from '../platform/jobs/worker';
 import { createSmtpMailer } from '../platform/mail/mailer';
 import { jobSetup } from '../runtime';
@@ -463,6 +463,32 @@ describe.each(backends)('notifications on %s', (backend) => {
       await runJobs();
       expect(mailsTo(dana.email)).toHaveLength(0);
       expect(mailsTo(cole.email)).toHaveLength(0);
+    });
+
+    it('mails a mention an edit added to a comment the person had already read, until they read past the edit', async () => {
+      const thread = await post(harbor.owner, 'The title company needs a copy of the lease.');
+      // Cole read the loan page past the comment before anyone mentioned him in it.
+      await setCursor(cole, thread.sharedActivitySeq!);
+      await edit(harbor.owner, thread.id, '@Cole the title company needs a copy of the lease.', [cole.userId]);
+      expect((await inbox(cole)).notifications[0]).toMatchObject({ kind: 'mention', title: 'Owen Owner mentioned you on 12 Pier Road' });
+      const coles = (await pendingDigests()).filter((p) => (p.payload as { userId: string }).userId === cole.userId);
+      expect(coles).toHaveLength(1);
+      await digestsDue();
+      await runJobs();
+      const mails = mailsTo(cole.email);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.body).toContain('the title company needs a copy of the lease.');
+      expect(mails[0]!.header('List-Unsubscribe')).toContain('.mention.');
+
+      // Mentioned by a second edit, but this time he read the page after it before the digest ran: no mail.
+      const other = await post(harbor.owner, 'The appraiser asks for access on Tuesday.');
+      await setCursor(cole, other.sharedActivitySeq!);
+      await edit(harbor.owner, other.id, '@Cole the appraiser asks for access on Tuesday.', [cole.userId]);
+      const [latest] = await api.db.select({ seq: loan.sharedActivitySeq }).from(loan).where(eq(loan.id, loanId));
+      await setCursor(cole, latest!.seq);
+      await digestsDue();
+      await runJobs();
+      expect(mailsTo(cole.email)).toHaveLength(1);
     });
 
     it('gives a borrower who left the loan nothing, queued or new', async () => {

@@ -21,8 +21,11 @@ export interface Notice {
   email: string;
   kind: NotificationKind;
   loanId: string | null;
-  /** What the inbox row shows and where it links (a path under PUBLIC_URL), never a secret. */
-  inbox: { title: string; body?: string; path: string };
+  /**
+   * What the inbox row shows and where it links (a path under PUBLIC_URL), never a secret. `dedupKey`:
+   * the same notice again (a loan's reminder to a person on one day) replaces the person's row with that key.
+   */
+  inbox: { title: string; body?: string; path: string; dedupKey?: string };
   /** The mail, written by the feature in its team's branding; notify adds the footer (the link, "reply in Coverly", unsubscribe). */
   mail: NoticeMail | null;
 }
@@ -49,6 +52,7 @@ export async function notify(tx: Db, notice: Notice, config: NotifyConfig): Prom
       kind: notice.kind,
       loanId: notice.loanId,
       data: { title: notice.inbox.title, ...(notice.inbox.body ? { body: notice.inbox.body } : {}), path: notice.inbox.path },
+      dedupKey: notice.inbox.dedupKey,
     });
     await signalInbox(tx, notice.userId);
   }

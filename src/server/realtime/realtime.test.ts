@@ -5,8 +5,8 @@ import { backends } from '../../test/databases';
 import { openStream, type TestStream } from '../../test/event-stream';
 import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
 import { recordActivity } from '../activity/activity-log';
-import { signalInbox } from '../platform/realtime/signals';
-import { eq } from 'drizzle-orm';
+import { ACCESS_CHANNEL, signalInbox } from '../platform/realtime/signals';
+import { eq, sql } from 'drizzle-orm';
 import { notification, session } from '../db/schema';
 import { realtimeHubOf } from './realtime.routes';
 
@@ -229,6 +229,26 @@ describe.each(backends)('the live loan stream on %s', (backend) => {
     await stream.live();
     await api.db.delete(session).where(eq(session.userId, other.userId));
     await stream.ended;
+  });
+
+  it('ends the stream when its session runs out by time, with nothing deleted and no request to tell it', async () => {
+    const other = await addBorrower(api, loanId, { name: 'Eve Expiring' });
+    const stream = await open(other);
+    await stream.live();
+    // The session now ends in 3 s. An update fires no trigger; an access signal (as any change of the person's
+    // access would send) makes the stream read its session again and set its timer to the new end.
+    await api.db
+      .update(session)
+      .set({ expiresAt: new Date(Date.now() + 3000) })
+      .where(eq(session.userId, other.userId));
+    await api.db.execute(sql`select pg_notify(${ACCESS_CHANNEL}, ${`user:${other.userId}`})`);
+    // Still open until the moment passes: the signal alone does not end it.
+    await stageMove();
+    await stream.next((frame) => frame.event === 'activity');
+    const started = Date.now();
+    await stream.ended;
+    expect(Date.now() - started).toBeGreaterThan(300);
+    expect((await api.as(other).get(`/api/events?loans=${loanId}`)).statusCode).toBe(401);
   });
 
   it('streams the inbox alone to a page that shows no loan: its count, and nothing of any loan', async () => {

@@ -55,7 +55,8 @@ export interface ReminderMailInput {
  * (the one that counted it), through `notify` of kind `reminder`: an inbox
  * row, and the mail with its footer and unsubscribe unless they chose in-app
  * only. The deduplication key makes a second queueing of the same day's
- * reminder, while the first mail still waits, that same mail.
+ * reminder one inbox row (the newest text) and, while the first mail still
+ * waits, that same mail.
  */
 export async function queueReminderMail(tx: Db, input: ReminderMailInput, config: NotifyConfig): Promise<void> {
   const { to, loan, items } = input;
@@ -71,6 +72,7 @@ export async function queueReminderMail(tx: Db, input: ReminderMailInput, config
         title: items.length === 1 ? `Reminder: ${items[0]!.label} for ${loan.property}` : `Reminder: ${items.length} documents for ${loan.property}`,
         body: items.map((item) => item.label).join(', '),
         path: noticePaths.loan(loan.id),
+        dedupKey: reminderDedupKey(loan.id, to.userId, input.today),
       },
       mail: { ...mail, dedupKey: reminderDedupKey(loan.id, to.userId, input.today) },
     },

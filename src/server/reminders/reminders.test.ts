@@ -63,6 +63,7 @@ describe.each(backends)('reminders on %s', (backend) => {
     // Each test starts from a loan without items, nothing queued, and no mail.
     await api.db.delete(checklistItem).where(eq(checklistItem.loanId, loanId));
     await api.db.delete(job);
+    await api.db.delete(notification).where(eq(notification.kind, 'reminder'));
     await api.db.execute(sql`update loan set reminders_enabled = true where id = ${loanId}`);
     smtp.received.length = 0;
   });
@@ -214,7 +215,7 @@ describe.each(backends)('reminders on %s', (backend) => {
     expect(feed.body).not.toContain('reminder');
   });
 
-  it('gives a borrower who chose reminders in-app only the inbox row and no mail, and each person one row per reminder', async () => {
+  it('gives a borrower who chose reminders in-app only the inbox row and no mail, and each person one row', async () => {
     await addItem({ label: 'Flood certificate', dueDate: '2026-12-09' });
     const chose = await api.as(cole).put('/api/me/notification-preferences', { preferences: [{ kind: 'reminder', channel: 'in_app' }] });
     expect(chose.statusCode, chose.body).toBe(200);
@@ -223,7 +224,6 @@ describe.each(backends)('reminders on %s', (backend) => {
         .select()
         .from(notification)
         .where(and(eq(notification.userId, who.userId), eq(notification.kind, 'reminder')));
-    const [danaBefore, coleBefore] = [(await rowsOf(dana)).length, (await rowsOf(cole)).length];
     try {
       const sent = await api.as(harbor.owner).post(`/api/loans/${loanId}/reminders/send`);
       expect(sent.statusCode, sent.body).toBe(200);
@@ -231,17 +231,55 @@ describe.each(backends)('reminders on %s', (backend) => {
       await waitFor(() => mailsTo(dana.email).length === 1, { what: 'Dana’s reminder' });
       expect(mailsTo(cole.email)).toHaveLength(0);
       const coles = await rowsOf(cole);
-      expect(coles).toHaveLength(coleBefore + 1);
+      expect(coles).toHaveLength(1);
       expect(coles.at(-1)?.data).toMatchObject({
         title: expect.stringContaining('Reminder: Flood certificate for 12 Pier Road'),
         path: `/app/loans/${loanId}`,
       });
-      expect(await rowsOf(dana)).toHaveLength(danaBefore + 1);
+      expect(await rowsOf(dana)).toHaveLength(1);
       const inbox = await api.as(cole).get('/api/me/notifications');
       expect(inbox.json().notifications[0]).toMatchObject({ kind: 'reminder', title: expect.stringContaining('Reminder: Flood certificate for 12 Pier Road') });
     } finally {
       await api.as(cole).put('/api/me/notification-preferences', { preferences: [{ kind: 'reminder', channel: 'email' }] });
     }
+  });
+
+  it('keeps one inbox row per person for a loan’s reminders of one day, the newest, unread, when the day’s reminder goes twice', async () => {
+    const deps = { db: api.db, config: api.config };
+    const rowsOf = (who: Person) =>
+      api.db
+        .select()
+        .from(notification)
+        .where(and(eq(notification.userId, who.userId), eq(notification.kind, 'reminder'), eq(notification.loanId, loanId)));
+    // The day's scheduled reminder (Wednesday Dec 2, the day before the due date), read by Dana.
+    await addItem({ label: 'Appraisal invoice', dueDate: '2026-12-03' });
+    expect(await remindLoan(deps, loanId, { kind: 'schedule' }, auckland('2026-12-02T09:00:00'))).toEqual({ people: 2, items: 1 });
+    while ((await worker.runOnce()) > 0);
+    await waitFor(() => mailsTo(dana.email).length === 1, { what: 'the scheduled reminder' });
+    const [first] = await rowsOf(dana);
+    const read = await api.as(dana).post(`/api/me/notifications/${first!.id}/read`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect((await rowsOf(dana))[0]!.readAt).not.toBeNull();
+    // Later that day the broker asks for a second item and sends one now: a second mail (the first went out), one row.
+    await addItem({ label: 'Lease agreement', dueDate: null });
+    const now = await remindLoan(deps, loanId, { kind: 'now', by: harbor.owner.userId }, auckland('2026-12-02T14:30:00'));
+    expect(now).toEqual({ people: 2, items: 2 });
+    while ((await worker.runOnce()) > 0);
+    await waitFor(() => mailsTo(dana.email).length === 2, { what: 'the reminder sent now' });
+    const rows = await rowsOf(dana);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.id).toBeGreaterThan(first!.id);
+    expect(rows[0]!.readAt).toBeNull();
+    expect(rows[0]!.data).toMatchObject({ title: 'Reminder: 2 documents for 12 Pier Road, Austin, TX 78704' });
+    expect(await rowsOf(cole)).toHaveLength(1);
+    // The inbox lists it once, unread.
+    const inbox = await api.as(dana).get('/api/me/notifications');
+    const reminders = inbox.json().notifications.filter((row: { kind: string }) => row.kind === 'reminder');
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]).toMatchObject({ title: 'Reminder: 2 documents for 12 Pier Road, Austin, TX 78704', readAt: null });
+    // The next day's reminder is a row of its own.
+    await remindLoan(deps, loanId, { kind: 'now', by: harbor.owner.userId }, auckland('2026-12-03T09:00:00'));
+    expect(await rowsOf(dana)).toHaveLength(2);
   });
 
   it('refuses to send now when nothing is owed', async () => {

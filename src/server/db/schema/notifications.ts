@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { NOTIFICATION_KINDS } from '../../../shared/domain/notifications';
 import { user } from './auth';
 import { loan } from './loans';
@@ -10,7 +10,9 @@ const inList = (values: readonly string[]) => sql.raw(values.map((value) => `'${
  * A row of a person's in-app inbox. Written through the outbox's transaction
  * with the action that caused it (never blocking it); `read_at` is set when
  * they open it or mark it read. `data` holds what the row shows and where it
- * links (loan, item, comment), never a secret.
+ * links (loan, item, comment), never a secret. `dedup_key`: a notice that is
+ * the same one again (a loan's reminder to a person on one day) replaces its
+ * row instead of adding a second (`notify`).
  */
 export const notification = pgTable(
   'notification',
@@ -24,9 +26,13 @@ export const notification = pgTable(
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     readAt: timestamp({ withTimezone: true }),
+    dedupKey: text(),
   },
   (t) => [
     index('notification_user_idx').on(t.userId, t.id),
+    uniqueIndex('notification_dedup_idx')
+      .on(t.userId, t.dedupKey)
+      .where(sql`${t.dedupKey} is not null`),
     index('notification_unread_idx')
       .on(t.userId)
       .where(sql`${t.readAt} is null`),

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { CommentView } from '../../../../../shared/schemas/comments';
 import { formatMoment, formatRelativeMoment } from '../../../../lib/dates';
 import { useFailureNotice } from '../../../../lib/me-context';
@@ -51,7 +51,10 @@ export function RelativeTime({ iso }: { iso: string }) {
 /**
  * One comment: who wrote it and when, whether it is internal, new to the
  * reader, edited or deleted, and its author's Edit and Delete (an owner's
- * Delete too). `id="comment-…"` is where "Jump to first unread" lands.
+ * Delete too). `id="comment-…"` is where "Jump to first unread" and a
+ * notification's link land: only the loan's discussion carries it
+ * (`anchored`), since an item's open thread shows the same comment again
+ * and an id is the page's once.
  */
 export function CommentCard({
   loanId,
@@ -59,13 +62,16 @@ export function CommentCard({
   unread,
   itemLabel,
   headingLevel = 3,
+  anchored = true,
 }: {
   loanId: string;
   comment: CommentView;
   unread: boolean;
   itemLabel?: string | null;
   headingLevel?: 3 | 4;
+  anchored?: boolean;
 }) {
+  const headingId = useId();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const editComment = useEditComment(loanId);
@@ -77,14 +83,14 @@ export function CommentCard({
 
   return (
     <article
-      id={`comment-${comment.id}`}
+      id={anchored ? `comment-${comment.id}` : undefined}
       tabIndex={-1}
-      aria-labelledby={`comment-${comment.id}-by`}
+      aria-labelledby={headingId}
       data-unread={unread || undefined}
       className={`rounded-lg py-2 pr-2 pl-3 focus:outline-2 focus:outline-navy-600 ${unread ? 'border-l-4 border-navy-600 bg-navy-50/40' : 'border-l-4 border-transparent'}`}
     >
       <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-        <Heading id={`comment-${comment.id}-by`} className="text-sm font-semibold text-slate-900">
+        <Heading id={headingId} className="text-sm font-semibold text-slate-900">
           {deleted ? <span className="sr-only">Deleted comment by </span> : null}
           {author}
         </Heading>

@@ -15,11 +15,14 @@ export function CommentThread({
   thread,
   isUnread,
   itemLabels,
+  anchored = true,
 }: {
   loanId: string;
   thread: CommentThreadView;
   isUnread: (comment: CommentView) => boolean;
   itemLabels: ReadonlyMap<string, string>;
+  /** The loan's discussion anchors its comments (`#comment-…`); an item's thread shows them again without. */
+  anchored?: boolean;
 }) {
   const [replying, setReplying] = useState(false);
   const postComment = usePostComment(loanId);
@@ -30,12 +33,18 @@ export function CommentThread({
       className={`rounded-xl border p-2 sm:p-3 ${internal ? 'border-amber-300 bg-amber-50/60' : 'border-slate-200 bg-white'}`}
       aria-label={`${internal ? 'Internal thread' : 'Thread'} started by ${thread.author?.name || 'a former participant'}`}
     >
-      <CommentCard loanId={loanId} comment={thread} unread={isUnread(thread)} itemLabel={thread.itemId ? (itemLabels.get(thread.itemId) ?? null) : null} />
+      <CommentCard
+        loanId={loanId}
+        comment={thread}
+        unread={isUnread(thread)}
+        anchored={anchored}
+        itemLabel={thread.itemId ? (itemLabels.get(thread.itemId) ?? null) : null}
+      />
       {thread.replies.length > 0 ? (
         <ol className="mt-1 ml-3 space-y-1 border-l border-slate-200 pl-2 sm:ml-5 sm:pl-3" aria-label="Replies">
           {thread.replies.map((reply) => (
             <li key={reply.id}>
-              <CommentCard loanId={loanId} comment={reply} unread={isUnread(reply)} headingLevel={4} />
+              <CommentCard loanId={loanId} comment={reply} unread={isUnread(reply)} headingLevel={4} anchored={anchored} />
             </li>
           ))}
         </ol>

@@ -89,7 +89,7 @@ function ItemThreads({
       {threads.length > 0 ? (
         <ol className="space-y-2" aria-label={`Comments on ${itemLabel}`}>
           {threads.map((thread) => (
-            <CommentThread key={thread.id} loanId={loanId} thread={thread} isUnread={NEVER_UNREAD} itemLabels={NO_LABELS} />
+            <CommentThread key={thread.id} loanId={loanId} thread={thread} isUnread={NEVER_UNREAD} itemLabels={NO_LABELS} anchored={false} />
           ))}
         </ol>
       ) : null}
