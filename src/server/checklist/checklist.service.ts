@@ -114,7 +114,9 @@ export async function updateItem(
       from: before[field],
       to: patch[field],
     }));
-    const row = await q.updateItemAt(tx, itemId, version, { ...patch, updatedBy: principal.userId });
+    // A new due date is a new schedule: its reminders may run to their cap again, still never twice on one day.
+    const newDueDate = changes.some((change) => change.field === 'dueDate');
+    const row = await q.updateItemAt(tx, itemId, version, { ...patch, ...(newDueDate ? { remindersSent: 0 } : {}), updatedBy: principal.userId });
     if (!row) throw stale();
     if (changes.length > 0) await itemActivity(tx, row, principal.userId, 'checklist.item_updated', { changes }, { internal: true });
     // Required and borrower-visible are among the fields: the counts may move.

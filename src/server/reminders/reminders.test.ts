@@ -315,6 +315,29 @@ describe.each(backends)('reminders on %s', (backend) => {
     expect(row.requestedAt.getTime()).toBeGreaterThan(item.requestedAt.getTime());
   });
 
+  it('gives an item whose due date moves a new schedule: its reminders may run to the cap again, not twice on one day', async () => {
+    const item = await addItem({ label: 'Insurance binder', dueDate: '2026-12-03', remindersSent: 5, lastRemindedAt: auckland('2026-12-15T10:00:00') });
+    const before = await api.as(assistant).get(`/api/loans/${loanId}/reminders`);
+    expect(before.json().owed).toEqual([expect.objectContaining({ itemId: item.id, remindersSent: 5, nextReminderOn: null })]);
+    // A label alone is no new schedule.
+    const renamed = await api
+      .as(assistant)
+      .patch(`/api/loans/${loanId}/checklist/items/${item.id}`, { version: item.version, label: 'Insurance binder (hazard)' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await itemRow(item.id)).toMatchObject({ remindersSent: 5 });
+    const moved = await api.as(assistant).patch(`/api/loans/${loanId}/checklist/items/${item.id}`, { version: renamed.json().version, dueDate: '2026-12-22' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await itemRow(item.id)).toMatchObject({ remindersSent: 0, dueDate: '2026-12-22' });
+    const after = await api.as(assistant).get(`/api/loans/${loanId}/reminders`);
+    expect(after.json().owed).toEqual([expect.objectContaining({ itemId: item.id, remindersSent: 0, nextReminderOn: '2026-12-21' })]);
+    // The job on the day of the last reminder sends nothing more that day; the day before the new date, it reminds.
+    await runJobAt(auckland('2026-12-15T16:00:00'));
+    expect(mailsTo(dana.email)).toHaveLength(0);
+    await runJobAt(auckland('2026-12-21T10:00:00'));
+    await waitFor(() => mailsTo(dana.email).length === 1, { what: 'the reminder of the new schedule' });
+    expect(await itemRow(item.id)).toMatchObject({ remindersSent: 1 });
+  });
+
   it('keeps the team’s time zone an IANA zone, set by its owner', async () => {
     const bad = await api.as(harbor.owner).patch(`/api/teams/${harbor.teamId}`, { timeZone: 'Mars/Olympus' });
     expect(bad.statusCode).toBe(400);
