@@ -147,4 +147,34 @@ test.describe('the discussion on a loan', () => {
     expect(borrowerErrors).toEqual([]);
     await phone.close();
   });
+
+  test('a comment typed just after another is sent is sent too, also while the page is slow to take in the first', async ({ page, loginAs, isMobile }) => {
+    test.skip(isMobile, 'one person at a desk');
+    const owner = await loginAs({ role: 'owner', name: 'Olive Owner' });
+    await page.setViewportSize(DESKTOP);
+    const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: sampleLoan({ borrowerName: 'Nora Investor' }) });
+    expect(created.status(), await created.text()).toBe(201);
+    const loan = (await created.json()) as LoanDetail;
+    await page.goto(`/app/loans/${loan.id}`);
+    const discussion = page.getByRole('region', { name: 'Discussion' });
+    await expect(discussion.getByText('No comments yet. Start the conversation.')).toBeVisible();
+    // The loan's activity answers 3 s late: the first comment shows in the discussion while its sending still settles.
+    await page.route(`**/api/loans/${loan.id}/activity**`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    const composer = discussion.getByRole('textbox', { name: 'New comment' });
+    const threads = discussion.getByRole('list', { name: 'Comments' });
+    await composer.fill('The appraisal is on Tuesday.');
+    await composer.press('Control+Enter');
+    await expect(threads.getByRole('article').filter({ hasText: 'The appraisal is on Tuesday.' })).toHaveCount(1);
+    // Typing at once: the composer holds what was sent until it is through, then takes the next one whole.
+    await composer.fill('And the inspection on Wednesday.');
+    await expect(composer).toHaveValue('And the inspection on Wednesday.');
+    await discussion.getByRole('button', { name: 'Post comment' }).click();
+    await expect(threads.getByRole('article').filter({ hasText: 'And the inspection on Wednesday.' })).toHaveCount(1);
+    await expect(threads.getByRole('article').filter({ hasText: 'The appraisal is on Tuesday.' })).toHaveCount(1);
+    await expect(composer).toHaveValue('');
+    await expect(discussion.getByRole('alert')).toHaveCount(0);
+  });
 });

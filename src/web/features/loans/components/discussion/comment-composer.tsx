@@ -103,8 +103,11 @@ export function CommentComposer({
     setBusy(true);
     setError(null);
     try {
-      await onSubmit({ body, mentions: mentionedIn(body, allowed), visibility });
-      setBody('');
+      const sent = body;
+      await onSubmit({ body: sent, mentions: mentionedIn(sent, allowed), visibility });
+      // Sent once the discussion has it (the live stream may show it sooner). The text is read-only meanwhile;
+      // should it still have changed, what is there now stays.
+      setBody((current) => (current === sent ? '' : current));
       setMentioned(new Map());
     } catch (failure) {
       setError(failure instanceof ApiError ? (failure.fieldErrors[0]?.message ?? failure.message) : 'Sending the comment failed. Try again.');
@@ -192,6 +195,9 @@ export function CommentComposer({
           id={`${id}-body`}
           value={body}
           rows={3}
+          // While it is being sent the text is what was sent: nothing typed then could be emptied with it.
+          readOnly={busy}
+          aria-busy={busy || undefined}
           // An editor or a reply the person just opened takes the focus.
           autoFocus={autoFocus}
           placeholder={internal ? 'Write an internal note… (@ to mention)' : 'Write a comment… (@ to mention)'}
