@@ -278,7 +278,13 @@ async function runApp(work) {
   const envOf = (i) =>
     appEnv(
       { port: APP_PORTS[i], dataDir: path.join(work, `app-${i}`), databaseUrl },
-      { PUBLIC_URL: bases[0], AUTH_SECRET: shared.authSecret, MASTER_KEY: shared.masterKey, COMMENT_RATE_LIMIT: '100000' },
+      {
+        PUBLIC_URL: bases[0],
+        AUTH_SECRET: shared.authSecret,
+        MASTER_KEY: shared.masterKey,
+        COMMENT_RATE_LIMIT: '100000',
+        REALTIME_STREAMS_PER_PERSON: '100000',
+      },
     );
   const instances = [];
   try {

@@ -70,6 +70,7 @@ const EnvSchema = z.object({
   WAITLIST_RATE_LIMIT: intInRange(1, 100_000, 10),
   WAITLIST_RATE_WINDOW_SECONDS: intInRange(1, 86_400, 600),
   COMMENT_RATE_LIMIT: intInRange(1, 100_000, 30),
+  REALTIME_STREAMS_PER_PERSON: intInRange(1, 100_000, 20),
   JOB_RETENTION_DAYS: intInRange(1, 3650, 7),
   /** 32 bytes, base64: wraps every file's data key. Embedded mode generates one into DATA_DIR/keys. */
   MASTER_KEY: z.preprocess(
@@ -111,6 +112,8 @@ export interface Config {
   waitlistRateLimit: { max: number; windowMs: number };
   /** Comments (posts and edits) one person may send per minute. */
   commentRateLimit: number;
+  /** Live event streams (browser tabs) one person may hold open on one instance at once. */
+  realtimeStreamsPerPerson: number;
   /** How long a done background job (a sent e-mail) is kept before the worker deletes it. */
   jobRetentionDays: number;
   /** MASTER_KEY (base64) and any retired ones; when unset, embedded mode generates one into DATA_DIR/keys. */
@@ -163,6 +166,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     logLevel: env.LOG_LEVEL,
     waitlistRateLimit: { max: env.WAITLIST_RATE_LIMIT, windowMs: env.WAITLIST_RATE_WINDOW_SECONDS * 1000 },
     commentRateLimit: env.COMMENT_RATE_LIMIT,
+    realtimeStreamsPerPerson: env.REALTIME_STREAMS_PER_PERSON,
     jobRetentionDays: env.JOB_RETENTION_DAYS,
     masterKey: env.MASTER_KEY,
     retiredMasterKeys: (env.MASTER_KEYS_RETIRED ?? '')

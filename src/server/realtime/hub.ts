@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { REALTIME_HEARTBEAT_MS } from '../../shared/constants';
+import { AppError } from '../../shared/errors';
 import type { LoanRole, Principal } from '../../shared/domain/access';
 import type { ActivityView } from '../../shared/schemas/loans';
 import type { PresenceEventData, PresenceViewer } from '../../shared/schemas/realtime';
@@ -38,6 +39,8 @@ export interface HubOptions {
   replayLimit: number;
   limits: EventStreamLimits;
   listener: ListenerOptions;
+  /** Streams one person may hold open here at once (REALTIME_STREAMS_PER_PERSON): one more is refused, so nobody holds the server's memory by opening thousands. */
+  streamsPerPerson: number;
 }
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
@@ -46,7 +49,11 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   replayLimit: 500,
   limits: DEFAULT_EVENT_STREAM_LIMITS,
   listener: {},
+  streamsPerPerson: 20,
 };
+
+/** How long a person over their streams is asked to wait before trying again. */
+export const STREAMS_RETRY_AFTER_SECONDS = 30;
 
 /** Rows read per query when the hub catches a loan up: a burst well within a stream's queue (event-stream.ts). */
 const READ_BATCH = 200;
@@ -185,6 +192,15 @@ export class RealtimeHub {
     loans: { loanId: string; audience: ActivityAudience }[],
     resume: ParsedEventId | null,
   ) {
+    // Counted and joined in one synchronous step: requests at the same moment cannot both take the last place.
+    if ((this.byUser.get(userId)?.size ?? 0) >= this.options.streamsPerPerson) {
+      throw new AppError(
+        'rate_limited',
+        `Too many live connections: at most ${this.options.streamsPerPerson} open pages at once. Close some, or this one tries again in ${STREAMS_RETRY_AFTER_SECONDS} seconds`,
+        undefined,
+        { retryAfterSeconds: STREAMS_RETRY_AFTER_SECONDS },
+      );
+    }
     const connection = new Connection(userId, sessionToken, loans, this.options.limits);
     const { stream } = connection;
     stream.write(formatRetry(this.options.retryMs));

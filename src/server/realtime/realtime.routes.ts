@@ -30,8 +30,8 @@ export function realtimeHubOf(app: FastifyInstance): RealtimeHub {
  */
 export const realtimeFeature: Feature = {
   name: 'realtime',
-  routes: async (app, { database, access, auth, logger }) => {
-    const hub = new RealtimeHub({ database, access, ...(logger ? { logger } : {}) });
+  routes: async (app, { database, access, auth, logger, config }) => {
+    const hub = new RealtimeHub({ database, access, ...(logger ? { logger } : {}) }, { streamsPerPerson: config.realtimeStreamsPerPerson });
     hubs.set(app.server, hub);
     // Before the server stops accepting: streams end with a retry hint instead of holding the close.
     app.addHook('preClose', async () => hub.close());

@@ -251,6 +251,36 @@ describe.each(backends)('the live loan stream on %s', (backend) => {
     expect((await api.as(other).get(`/api/events?loans=${loanId}`)).statusCode).toBe(401);
   });
 
+  it('holds at most REALTIME_STREAMS_PER_PERSON streams for one person, also when they all come at once; another person is not held back', async () => {
+    const many = await addBorrower(api, loanId, { name: 'Tab Hoarder' });
+    const cap = api.config.realtimeStreamsPerPerson;
+    expect(cap).toBe(20);
+    // Five more than the cap, at the same moment.
+    const opened = await Promise.all(Array.from({ length: cap + 5 }, () => open(many)));
+    const codes = opened.map((stream) => stream.statusCode);
+    expect(codes.filter((code) => code === 200)).toHaveLength(cap);
+    const refused = opened.filter((stream) => stream.statusCode === 429);
+    expect(refused).toHaveLength(5);
+    expect(refused[0]!.headers['retry-after']).toBe('30');
+    await refused[0]!.ended;
+    expect(JSON.parse(refused[0]!.text())).toMatchObject({ status: 429, detail: expect.stringContaining('at most 20 open pages') });
+    // Someone else's tab opens as ever.
+    const other = await open(assistant);
+    expect(other.statusCode).toBe(200);
+    // A tab closed frees its place.
+    const first = opened.find((stream) => stream.statusCode === 200)!;
+    first.close();
+    await first.ended;
+    let reopened: TestStream | undefined;
+    for (let tries = 0; tries < 50 && reopened?.statusCode !== 200; tries++) {
+      reopened?.close();
+      reopened = await open(many);
+      if (reopened.statusCode !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(reopened?.statusCode).toBe(200);
+    await reopened!.live();
+  });
+
   it('streams the inbox alone to a page that shows no loan: its count, and nothing of any loan', async () => {
     const stream = await open(team.owner, '');
     expect(stream.statusCode).toBe(200);
