@@ -100,7 +100,19 @@ describe.each(backends)('POST /api/waitlist on %s', (backend) => {
       .as()
       .post('/api/waitlist', '{"__proto__": {"isAdmin": true}, "fullName": "x", "email": "x@y.z"}', { headers: { 'content-type': 'application/json' } });
     expect(poisoned.statusCode).toBe(400);
-    expect(poisoned.json().code).toBe('bad_request');
+    expect(poisoned.json()).toMatchObject({
+      code: 'bad_request',
+      detail: 'The key __proto__ is not accepted in a request body',
+      errors: [{ field: '__proto__', message: 'This key is not accepted' }],
+    });
+    // Deeper down, and the constructor.prototype spelling: named where it is.
+    const nested = await api
+      .as()
+      .post('/api/waitlist', '{"fullName": "x", "email": "x@y.z", "company": [1, {"constructor": {"prototype": {"isAdmin": true}}}]}', {
+        headers: { 'content-type': 'application/json' },
+      });
+    expect(nested.statusCode).toBe(400);
+    expect(nested.json().errors).toEqual([{ field: 'company.1.constructor', message: 'This key is not accepted' }]);
 
     const array = await post([{ fullName: 'x', email: 'x@y.z' }]);
     expect(array.statusCode).toBe(400);
