@@ -81,6 +81,8 @@ test.describe('accounts', () => {
     await page.goto(`${base}/signin`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await expect(page).toHaveURL(`${base}/forgot-password`);
+    // The page is a lazily loaded route: the address changes before it renders, so axe waits for its heading.
+    await expect(page.getByRole('heading', { level: 1, name: 'Reset your password' })).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();

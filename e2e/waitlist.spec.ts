@@ -22,6 +22,7 @@ test.describe('/join-waitlist', () => {
     await expect(page.getByText('Already have an account?')).toBeVisible();
     await page.getByRole('link', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/signin$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
     await expectNoAxeViolations(page);
   });
 
