@@ -1,6 +1,6 @@
 import type { LoanDetail } from '../src/shared/schemas/loans';
 import { sampleLoan } from '../src/test/sample-loan';
-import { axeAtBothWidths, borrowerJoinsOnPhone, expect, test } from './fixtures';
+import { askOnItem, axeAtBothWidths, borrowerJoinsOnPhone, expect, test } from './fixtures';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -87,15 +87,7 @@ test.describe('the discussion on a loan', () => {
     await reply.press('Control+Enter');
     await expect(theirWelcome.getByRole('list', { name: 'Replies' })).toContainText('Thanks! My lease');
     // A question on the ID item, from the checklist.
-    const documents = borrower.getByRole('region', { name: 'Your documents' });
-    await documents
-      .getByRole('button', { name: `Comments (0) on ${ITEM}` })
-      .first()
-      .click();
-    const onItem = documents.getByRole('region', { name: `Comments on ${ITEM}` });
-    await onItem.getByRole('textbox', { name: `Comment on ${ITEM}` }).fill('Is a passport fine instead?');
-    await onItem.getByRole('button', { name: 'Post comment' }).click();
-    await expect(onItem.getByRole('list', { name: `Comments on ${ITEM}` })).toContainText('Is a passport fine instead?');
+    const { documents, onItem } = await askOnItem(borrower, ITEM, 'Is a passport fine instead?');
     await expect(documents.getByRole('button', { name: `Comments (1) on ${ITEM}` })).toBeVisible();
     // The question shows twice, in the discussion and in the item's open thread; an id is still the page's once,
     // and the discussion's copy is the one a #comment-… link lands on.

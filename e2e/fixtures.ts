@@ -169,6 +169,24 @@ export async function watchPage(page: Page): Promise<string[]> {
 }
 
 /**
+ * A borrower asks about a checklist item from her "Your documents" list: the
+ * item's comments open, the comment is posted there and shows in the item's
+ * thread. Returns the list and the item's comments region.
+ */
+export async function askOnItem(borrower: Page, item: string, text: string) {
+  const documents = borrower.getByRole('region', { name: 'Your documents' });
+  await documents
+    .getByRole('button', { name: `Comments (0) on ${item}` })
+    .first()
+    .click();
+  const onItem = documents.getByRole('region', { name: `Comments on ${item}` });
+  await onItem.getByRole('textbox', { name: `Comment on ${item}` }).fill(text);
+  await onItem.getByRole('button', { name: 'Post comment' }).click();
+  await expect(onItem.getByRole('list', { name: `Comments on ${item}` })).toContainText(text);
+  return { documents, onItem };
+}
+
+/**
  * A borrower invited to the loan by `inviter` (a signed-in team member's
  * page) who accepts the mailed invitation on a phone (390×844, touch) and
  * lands on the loan. Their page is watched (`watchPage`).

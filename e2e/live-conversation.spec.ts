@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import type { LoanDetail } from '../src/shared/schemas/loans';
 import { sampleLoan } from '../src/test/sample-loan';
-import { addSession, axeAtBothWidths, borrowerJoinsOnPhone, expect, test, watchPage } from './fixtures';
+import { addSession, askOnItem, axeAtBothWidths, borrowerJoinsOnPhone, expect, test, watchPage } from './fixtures';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -60,15 +60,7 @@ test.describe('the live conversation on a loan', () => {
     await expect(hers.getByText('No comments yet. Start the conversation.')).toBeVisible();
 
     // 1. The borrower asks about an item, from her checklist; the broker's page shows it at once, on the item too.
-    const documents = borrower.getByRole('region', { name: 'Your documents' });
-    await documents
-      .getByRole('button', { name: `Comments (0) on ${ITEM}` })
-      .first()
-      .click();
-    const onItem = documents.getByRole('region', { name: `Comments on ${ITEM}` });
-    await onItem.getByRole('textbox', { name: `Comment on ${ITEM}` }).fill('Is a passport fine instead of a driver’s license?');
-    await onItem.getByRole('button', { name: 'Post comment' }).click();
-    await expect(onItem.getByRole('list', { name: `Comments on ${ITEM}` })).toContainText('Is a passport fine');
+    const { onItem } = await askOnItem(borrower, ITEM, 'Is a passport fine instead of a driver’s license?');
     const question = ours.getByRole('list', { name: 'Comments' }).getByRole('listitem').filter({ hasText: 'Is a passport fine' }).first();
     await expect(question).toContainText('Nora Investor');
     await expect(question).toContainText(`About: ${ITEM}`);
