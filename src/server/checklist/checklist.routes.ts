@@ -82,7 +82,8 @@ export const checklistFeature: Feature = {
       app.post(`${item}/${path}`, { ...small, config: { access: 'loan', loanAction } }, async (request) => {
         const { loanId, itemId } = parseInput(ItemParams, request.params);
         const body = withReason ? parseInput(ItemReasonSchema, request.body) : parseInput(ItemVersionSchema, request.body);
-        return service.changeItemStatus(deps, signedInUser(request), loanId, itemId, which, body);
+        const audience = loanRoleOfRequest(request).kind === 'team' ? 'team' : 'borrowers';
+        return service.changeItemStatus(deps, signedInUser(request), loanId, itemId, which, body, audience);
       });
     statusRoute('waive', 'waive', 'manage-checklist', true);
     statusRoute('reopen', 'reopen', 'manage-checklist', false);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SignedInPrincipal } from '../../shared/domain/access';
 import { checklistChanges, type TemplateItem } from '../../shared/domain/checklist-templates';
 import { ITEM_STATUS_LABELS, nextItemStatus, type ItemAction } from '../../shared/domain/checklist-status';
-import { outstandingRequired, toBorrowerChecklistItem } from '../../shared/domain/checklist-view';
+import { borrowerChecklist, outstandingRequired } from '../../shared/domain/checklist-view';
 import { LOAN_PURPOSES, PROPERTY_TYPES } from '../../shared/domain/loan-fields';
 import { AppError, invalidField } from '../../shared/errors';
 import type {
@@ -84,7 +84,15 @@ export async function checklist(
     return { items, outstandingRequired: outstandingRequired(items) };
   }
   const items = rows.filter((row) => row.borrowerVisible).map(itemView);
-  return { items: items.map(toBorrowerChecklistItem), outstandingRequired: outstandingRequired(items) };
+  // Numbered over their own items: the team's positions count the internal ones too.
+  return { items: borrowerChecklist(items), outstandingRequired: outstandingRequired(items) };
+}
+
+/** One item as a borrower sees it, numbered among the items they see (as in their list). */
+async function borrowerItemView(db: Db, loanId: string, itemId: string): Promise<BorrowerChecklistItemView> {
+  const item = borrowerChecklist((await q.listItems(db, loanId)).map(itemView)).find((candidate) => candidate.id === itemId);
+  if (!item) throw new AppError('not_found', 'This checklist item does not exist');
+  return item;
 }
 
 export async function addItem(deps: Deps, principal: SignedInPrincipal, loanId: string, fields: AddItemFields): Promise<ChecklistItemView> {
@@ -180,6 +188,11 @@ const ACTION_EFFECTS: Record<
 };
 export type StatusAction = keyof typeof ACTION_EFFECTS;
 
+/**
+ * Moves an item's status tag by one of the actions. The answer is the item as
+ * the caller sees it: the team's view, or a borrower's (a borrower claiming
+ * "doesn't apply to me").
+ */
 export async function changeItemStatus(
   deps: Deps,
   principal: SignedInPrincipal,
@@ -187,7 +200,8 @@ export async function changeItemStatus(
   itemId: string,
   which: StatusAction,
   { version, reason = null }: { version: number; reason?: string | null },
-): Promise<ChecklistItemView> {
+  audience: 'team' | 'borrowers',
+): Promise<ChecklistItemView | BorrowerChecklistItemView> {
   const effect = ACTION_EFFECTS[which];
   return deps.db.transaction(async (tx) => {
     const before = await mustFind(tx, loanId, itemId);
@@ -202,7 +216,7 @@ export async function changeItemStatus(
     // Asked for again (reopened, or "not applicable" sent back): the borrowers hear of it.
     if (which === 'reopen' || which === 'reject-not-applicable') await noteDocumentsRequested(tx, loanId, [row]);
     await refreshLoanDocumentCounts(tx, loanId);
-    return itemView(row);
+    return audience === 'team' ? itemView(row) : borrowerItemView(tx, loanId, itemId);
   });
 }
 

@@ -97,6 +97,45 @@ describe.each(backends)('the document checklist on %s', (backend) => {
     expect(JSON.stringify(mine)).not.toContain('Title commitment'); // internal by default
   });
 
+  it('numbers a borrower’s items over the items they see, so no position counts an internal one, in the list and in an item their action answers', async () => {
+    const id = (await createLoan(api, harbor.teamId, harbor.owner)).id;
+    const bea = await addBorrower(api, id, { name: 'Bea Positions' });
+    const borrowerKeys = ['category', 'dueDate', 'id', 'label', 'notApplicableConfirmed', 'position', 'provider', 'reason', 'required', 'status', 'version'];
+    const theirs = async () => ((await list(bea, id)) as unknown as ChecklistView<BorrowerChecklistItemView>).items;
+    const consecutive = async () => {
+      const items = await theirs();
+      expect(items.map((item) => item.position)).toEqual(items.map((_, i) => i));
+      return items;
+    };
+    // The built-in checklist has internal items between and after the borrower's (title, insurance…): the team's numbers have gaps for them.
+    const team = (await list(harbor.owner, id)).items;
+    const lastVisible = team.findLastIndex((item) => item.borrowerVisible);
+    expect(team.slice(0, lastVisible).some((item) => !item.borrowerVisible)).toBe(true);
+    let mine = await consecutive();
+    expect(mine.map((item) => item.id)).toEqual(team.filter((item) => item.borrowerVisible).map((item) => item.id));
+
+    // The team moves an internal item to the top: the borrower's numbers do not move.
+    const internal = team.find((item) => !item.borrowerVisible)!;
+    const order = [internal.id, ...team.filter((item) => item.id !== internal.id).map((item) => item.id)];
+    expect((await api.as(harbor.owner).put(`/api/loans/${id}/checklist/order`, { itemIds: order })).statusCode).toBe(200);
+    expect(await consecutive()).toEqual(mine);
+
+    // One item, as the borrower's own action answers it: its place among theirs, and only the fields of their view.
+    const last = mine.at(-1)!;
+    const claimed = await api
+      .as(bea)
+      .post(`/api/loans/${id}/checklist/items/${last.id}/not-applicable`, { version: last.version, reason: 'Not for this deal' });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    expect(claimed.json<BorrowerChecklistItemView>().position).toBe(mine.length - 1);
+    expect(Object.keys(claimed.json()).sort()).toEqual(borrowerKeys);
+    mine = await consecutive();
+    expect(mine.at(-1)).toEqual(claimed.json());
+    // The team's answer to the same kind of action is the team's view, with the team's number.
+    const sentBack = await api.as(harbor.owner).post(`/api/loans/${id}/checklist/items/${last.id}/not-applicable/reject`, { version: last.version + 1 });
+    expect(sentBack.statusCode, sentBack.body).toBe(200);
+    expect(sentBack.json<ChecklistItemView>()).toMatchObject({ borrowerVisible: true, position: order.indexOf(last.id) });
+  });
+
   it('lets the team add, rename and remove items, with a stale version refused', async () => {
     const added = await api.as(assistant).post(`/api/loans/${loanId}/checklist/items`, { label: 'Lease addendum', category: 'income' });
     expect(added.statusCode, added.body).toBe(201);

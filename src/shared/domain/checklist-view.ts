@@ -13,11 +13,16 @@ export const CHECKLIST_ACTIONS = {
   'claim-not-applicable': ['borrower', 'co_borrower'],
 } as const satisfies LoanActionTable;
 
-/** A borrower's view of an item: an allow-list, so a field added to the team's view never leaks. */
-export function toBorrowerChecklistItem(item: ChecklistItemView): BorrowerChecklistItemView {
+/**
+ * A borrower's view of an item: an allow-list, so a field added to the team's
+ * view never leaks. `position` is the item's place among the items the
+ * borrower sees, never the team's number: that one counts the internal items
+ * too, and its gaps would show where they are (`borrowerChecklist`).
+ */
+export function toBorrowerChecklistItem(item: ChecklistItemView, position: number): BorrowerChecklistItemView {
   return {
     id: item.id,
-    position: item.position,
+    position,
     label: item.label,
     category: item.category,
     required: item.required,
@@ -28,6 +33,11 @@ export function toBorrowerChecklistItem(item: ChecklistItemView): BorrowerCheckl
     dueDate: item.dueDate,
     version: item.version,
   };
+}
+
+/** The borrower-visible items of a checklist (in the team's order) as a borrower sees them, numbered 0, 1, 2… over those alone. */
+export function borrowerChecklist(items: readonly ChecklistItemView[]): BorrowerChecklistItemView[] {
+  return items.filter((item) => item.borrowerVisible).map((item, position) => toBorrowerChecklistItem(item, position));
 }
 
 /** Required items not yet settled: the pipeline's "outstanding documents" (`documentCounts`, one definition). */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ChecklistItemView } from '../../../../shared/schemas/checklist';
+import type { BorrowerChecklistItemView, ChecklistItemView } from '../../../../shared/schemas/checklist';
 import { apiFetch } from '../../../lib/api-client';
 import { refreshChecklist } from './get-checklist';
 
@@ -20,11 +20,15 @@ export interface ItemStatusRequest {
   reason?: string;
 }
 
+/** The item as the caller sees it: the team's view, or a borrower's (their "doesn't apply to me"). */
 export function changeItemStatus(loanId: string, { itemId, action, version, reason }: ItemStatusRequest) {
-  return apiFetch<ChecklistItemView>(`/api/loans/${encodeURIComponent(loanId)}/checklist/items/${encodeURIComponent(itemId)}/${ITEM_STATUS_PATHS[action]}`, {
-    method: 'POST',
-    body: reason === undefined ? { version } : { version, reason },
-  });
+  return apiFetch<ChecklistItemView | BorrowerChecklistItemView>(
+    `/api/loans/${encodeURIComponent(loanId)}/checklist/items/${encodeURIComponent(itemId)}/${ITEM_STATUS_PATHS[action]}`,
+    {
+      method: 'POST',
+      body: reason === undefined ? { version } : { version, reason },
+    },
+  );
 }
 
 export function useChangeItemStatus(loanId: string) {
