@@ -53,7 +53,12 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: { w
     level: config.logLevel,
     base: { service: 'coverly' },
     serializers: {
-      req: (request: { method: string; url: string; ip?: string }) => ({ method: request.method, url: loggableUrl(request.url), remoteAddress: request.ip }),
+      // A request's summary (request-log.ts) is logged as it is; anything else with a URL has it redacted.
+      req: (request: { method: string; url: string; ip?: string | null; summarised?: true }) => ({
+        method: request.method,
+        url: request.summarised ? request.url : loggableUrl(request.url),
+        remoteAddress: request.ip,
+      }),
     },
   };
   return destination ? pino(options, destination) : pino(options, bufferedStdout());

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime';
-import { deferredChildLogger, loggableUrl, OneLinePerRequest, registerRequestId } from './request-log';
+import { deferredChildLogger, loggableUrl, loggedUrl, OneLinePerRequest, registerRequestId } from './request-log';
 
 async function appLogging(logLevel: Parameters<typeof createLogger>[0]['logLevel'] = 'info') {
   const raw: string[] = [];
@@ -30,6 +30,10 @@ async function appLogging(logLevel: Parameters<typeof createLogger>[0]['logLevel
   app.get('/api/auth/reset-password/:token/fails', async () => {
     throw new Error('boom');
   });
+  app.get('/api/loans/:loanId/items/:position', () => ({ ok: true }));
+  app.get('/api/auth/*', () => ({ ok: true }));
+  // As the app's own: an unknown route's answer logs nothing but its request line.
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ title: 'Not Found' }));
   await app.ready();
   return {
     app,
@@ -120,6 +124,60 @@ describe('OneLinePerRequest and registerRequestId', () => {
     // Fastify logs the 500's error at error level; the completion line (info) is not written.
     expect(atWarn.lines.map((line) => [line.level, line.msg])).toEqual([[50, 'boom']]);
     await atWarn.app.close();
+  });
+});
+
+describe('the URL a request is logged with, decided by its route', () => {
+  const token = 'tH1s-is_a-l1nk-t0ken-0f-43-characters-abcde';
+
+  it('never writes a token sent in a path, on a route or on none, in any spelling', async () => {
+    const log = await appLogging();
+    const loan = '5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c';
+    const sent = [
+      `/api/upload-link/${token}`, // no such route: the finding
+      `/api/upload-link/${encodeURIComponent(token)}/`,
+      `/api//upload-link/${token}?x=1`,
+      `/API/upload-link/%74${token.slice(1)}`,
+      `/api/loans/${token}/items/1`, // a token where an id goes
+      `/api/loans/${loan}/items/${token}`,
+      `/api/auth/reset-password/${token}`, // the auth library's wildcard
+      `/api/auth/callback/${token}/more`,
+    ];
+    for (const url of sent) await log.app.inject(url);
+    const urls = log.lines.map((line) => (line.req as { url: string }).url);
+    expect(urls).toEqual([
+      '/api/upload-link/[redacted]',
+      '/api/upload-link/[redacted]/',
+      '/api//upload-link/[redacted]?x=1',
+      '/[redacted]/upload-link/[redacted]',
+      '/api/loans/[redacted]/items/1',
+      `/api/loans/${loan}/items/[redacted]`,
+      '/api/auth/reset-password/[redacted]',
+      '/api/auth/callback/[redacted]/more',
+    ]);
+    expect(log.raw.join('')).not.toContain(token.slice(5, 30));
+    await log.app.close();
+  });
+
+  it('keeps what a log is read for: the route, its ids, plain words and harmless queries', () => {
+    const request = (url: string, route: string | undefined, params: Record<string, string> = {}) =>
+      loggedUrl({ url, params, routeOptions: { url: route } as never });
+    const loan = '5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c';
+    expect(request('/healthz', '/healthz')).toBe('/healthz');
+    expect(request(`/api/loans/${loan}/items/3?page=2&token=x`, '/api/loans/:loanId/items/:position', { loanId: loan, position: '3' })).toBe(
+      `/api/loans/${loan}/items/3?page=2&token=%5Bredacted%5D`,
+    );
+    // The auth library's 32-character user ids are ids.
+    expect(
+      request('/api/teams/t/members/Dy2ffggvlxQQ7DZbAFsa7J0qvypdhkQy', '/api/teams/:teamId/members/:userId', {
+        teamId: loan,
+        userId: 'Dy2ffggvlxQQ7DZbAFsa7J0qvypdhkQy',
+      }),
+    ).toBe(`/api/teams/${loan}/members/Dy2ffggvlxQQ7DZbAFsa7J0qvypdhkQy`);
+    expect(request('/api/auth/get-session', '/api/auth/*', { '*': 'get-session' })).toBe('/api/auth/get-session');
+    expect(request('/app/loans/x', '/app/*', { '*': `loans/${loan}` })).toBe(`/app/loans/${loan}`);
+    expect(request('/favicon.ico', undefined)).toBe('/favicon.ico');
+    expect(request('/wp-admin/setup-config.php?step=1', undefined)).toBe('/wp-admin/setup-config.php?step=1');
   });
 });
 
