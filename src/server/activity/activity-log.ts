@@ -88,6 +88,25 @@ export async function recordActivityOnLoans(
   return rows;
 }
 
+/**
+ * Forgets what a deleted comment said and whom it named, in the deletion's
+ * transaction: its `comment.edited` rows lose their earlier texts and
+ * mentions, and its `comment.posted` row its mentions. The rows stay (who
+ * posted and edited it, and when), so no reader's sequence changes.
+ */
+export async function forgetCommentText(db: Db, loanId: string, commentId: string): Promise<void> {
+  await db
+    .update(activity)
+    .set({
+      data: sql`case ${activity.kind}
+        when 'comment.posted' then ${activity.data} || '{"mentions": []}'::jsonb
+        else ${activity.data} - 'previousBody' - 'previousMentions' end`,
+    })
+    .where(
+      and(eq(activity.loanId, loanId), sql`${activity.kind} in ('comment.posted', 'comment.edited')`, sql`${activity.data} ->> 'commentId' = ${commentId}`),
+    );
+}
+
 export interface ImportedActivity extends NewActivity {
   loanId: string;
   at: Date;

@@ -11,7 +11,7 @@ import type {
   PostCommentFields,
   ReadCursorView,
 } from '../../shared/schemas/comments';
-import { recordActivityOnLoans } from '../activity/activity-log';
+import { forgetCommentText, recordActivityOnLoans } from '../activity/activity-log';
 import type { AppContext } from '../app-context';
 import { refuseWhenThrottled, takeAttempt } from '../auth/throttle';
 import type { Db } from '../db/client';
@@ -236,6 +236,7 @@ const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((
  * Deletes a comment (its author, or an owner of the loan's team): its text
  * and mentions emptied, `deleted_at` set, its replies kept. The text is not
  * kept anywhere: a deletion is how a mistake (an account number) goes away.
+ * Its edits' earlier texts go in the same transaction.
  */
 export async function deleteComment(deps: Deps, who: Commenter, loanId: string, commentId: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
@@ -252,6 +253,8 @@ export async function deleteComment(deps: Deps, who: Commenter, loanId: string, 
       },
     ]);
     await q.updateComment(tx, commentId, { body: '', mentions: [], deletedAt: new Date() });
+    // Nor its earlier texts: the team's history of its edits keeps that they happened, not what it said.
+    await forgetCommentText(tx, loanId, commentId);
   });
 }
 

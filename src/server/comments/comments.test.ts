@@ -209,6 +209,35 @@ describe.each(backends)('comments on a loan on %s', (backend) => {
     expect((await api.as(bea).post(url(id), { body: 'again', parentId: thread.id })).statusCode).toBe(400);
   });
 
+  it('keeps a deleted comment’s earlier texts nowhere either: its edits’ activity rows lose them with the deletion', async () => {
+    const id = await newLoan();
+    const bea = await addBorrower(api, id, { name: 'Bea Five' });
+    const comment = await post(bea, { body: 'Wire it to account 5550101', mentions: [harbor.owner.userId] }, id);
+    for (const [body, mentions] of [
+      ['Wire it to account 5550102', [assistant.userId]],
+      ['Call me about the wire', []],
+    ] as const) {
+      const edited = await api.as(bea).patch(`${url(id)}/${comment.id}`, { body, mentions });
+      expect(edited.statusCode, edited.body).toBe(200);
+    }
+    const edits = async () => (await activityOf(harbor.owner, id)).items.filter((row) => row.kind === 'comment.edited' && row.data.commentId === comment.id);
+    expect((await edits()).map((row) => row.data.previousBody)).toEqual(['Wire it to account 5550102', 'Wire it to account 5550101']);
+
+    expect((await api.as(harbor.owner).delete(`${url(id)}/${comment.id}`)).statusCode).toBe(204);
+    // The edits stay in the history (who edited, when), without what the comment said or whom it named.
+    expect((await edits()).map((row) => row.data)).toEqual([
+      { commentId: comment.id, byName: 'Bea Five' },
+      { commentId: comment.id, byName: 'Bea Five' },
+    ]);
+    // Nor does the row that posted it keep whom it named.
+    const posted = (await activityOf(harbor.owner, id)).items.find((row) => row.kind === 'comment.posted' && row.data.commentId === comment.id);
+    expect(posted?.data).toMatchObject({ commentId: comment.id, byName: 'Bea Five', mentions: [] });
+    const stored = await api.db.select({ data: activity.data }).from(activity).where(eq(activity.loanId, id));
+    expect(JSON.stringify(stored)).not.toContain('555010');
+    expect(JSON.stringify(stored)).not.toContain(assistant.userId);
+    expect(JSON.stringify(stored)).not.toContain(harbor.owner.userId);
+  });
+
   it('offers and accepts mentions of the people who may see the comment only', async () => {
     const shared = (await api.as(borrower).get(`${url()}/mention-candidates`)).json<MentionCandidatesView>();
     expect(shared.people.map((p) => [p.name, p.side])).toEqual([
