@@ -122,7 +122,7 @@ export async function storeFile(
   if (!announced) throw new AppError('not_found', `This upload has ${upload.files.length} file(s); there is no file ${ids.position}`);
   const max = deps.config.maxUploadBytes;
   if (declaredLength !== null && declaredLength > max) throw tooLarge(max);
-  const inspector = createInspector();
+  const inspector = createInspector({ size: announced.size });
   let stored;
   try {
     stored = await deps.files.store(body, {
@@ -275,6 +275,8 @@ async function mailAssignee(
       email: to.email,
       kind: 'document_uploaded',
       loanId,
+      // The assignee hears of it as the team: who uploaded (a third party by name), and about any item, internal ones too.
+      audience: 'team',
       inbox: {
         title: `${actor.name} uploaded ${itemLabel}`,
         body: `${found.loan.borrowerName}, ${found.loan.propertyStreet}`,
@@ -306,6 +308,8 @@ async function mailUploader(deps: Deps, tx: Db, version: DocumentVersionRow, ite
       email: uploader.email,
       kind: outcome.kind,
       loanId: version.loanId,
+      // A borrower's upload of an item they see: theirs to read as a borrower; the team's own upload: the team's.
+      audience: version.uploadedAs === 'borrower' ? 'shared' : 'team',
       inbox: { title, ...(outcome.kind === 'needs_revision' ? { body: outcome.reason } : {}), path: noticePaths.item(version.loanId, item.id) },
       mail: reviewMail(uploader, found.loan, { itemLabel: item.label, versionNumber: version.number, outcome }, found.context),
     },

@@ -13,6 +13,7 @@ import { backends } from '../../test/databases';
 import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
 import { uploadVersion } from '../../test/documents';
 import { samplePdf, samplePng } from '../../test/sample-files';
+import { deflatedZeros, rawZip, wordDocumentEntries, type RawEntry } from '../../test/zip-files';
 
 describe.each(backends)('versioned uploads and reviews on %s', (backend) => {
   const api = setupApi(backend);
@@ -205,6 +206,29 @@ describe.each(backends)('versioned uploads and reviews on %s', (backend) => {
     const { versions } = (await api.as(borrower).get(`${base(id)}/versions`)).json<VersionsView>();
     expect(versions).toEqual([]);
     expect((await itemByKey('government-id')).status).toBe('requested');
+  });
+
+  it('refuses a DOCX zip bomb whose headers claim 100 bytes a part with a 422 naming it, and keeps nothing (issue 22)', async () => {
+    const id = (await itemByKey('government-id')).id;
+    const bomb = deflatedZeros(64 * 2 ** 20);
+    const file = rawZip([
+      ...wordDocumentEntries(),
+      ...Array.from({ length: 10 }, (_, i): RawEntry => ({ name: `word/media/image${i}.png`, deflated: bomb, claim: 100 })),
+    ]);
+    const started = (await api.as(borrower).post(`${base(id)}/uploads`, { files: [{ name: 'lease.docx', size: file.length }] })).json<UploadView>();
+    const sent = await api.as(borrower).put(`${base(id)}/uploads/${started.id}/files/1`, file, { headers: { 'content-type': 'application/octet-stream' } });
+    expect(sent.statusCode).toBe(422);
+    expect(sent.json()).toMatchObject({
+      code: 'unsafe_file',
+      detail: 'This Word document unpacks to more than 62 MB (Coverly stopped unpacking it there), far more than a real one of 640 KB; it may be a zip bomb',
+    });
+    const done = await api.as(borrower).post(`${base(id)}/uploads/${started.id}/complete`);
+    expect(done.statusCode).toBe(409);
+    expect((await api.as(harbor.owner).get(`${base(id)}/versions`)).json<VersionsView>().versions).toEqual([]);
+    // The same parts with headers that tell the truth about small sizes are a Word document like any other.
+    const honest = rawZip(wordDocumentEntries('Lease, signed'));
+    const version = await uploadVersion(api, borrower, loanId, id, [{ name: 'lease.docx', bytes: honest }]);
+    expect(version.files.map((f) => f.type)).toEqual(['application/vnd.openxmlformats-officedocument.wordprocessingml.document']);
   });
 
   it('never 5xxs the document endpoints with bad bodies, ids or ranges (property-based)', async () => {

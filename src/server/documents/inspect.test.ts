@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
+import { PassThrough } from 'node:stream';
+import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
 import type { DocumentType } from '../../shared/domain/documents';
 import { AppError } from '../../shared/errors';
+import { deflatedZeros, rawZip, type RawEntry } from '../../test/zip-files';
 import { createInspector } from './inspect';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -126,11 +128,15 @@ function heic(major = 'heic', compatible = ['mif1', 'heic']): Buffer {
   return Buffer.concat([ftyp, meta, box('mdat', noise(300))]);
 }
 
-type ZipPart = [name: string, data: Buffer | string, options?: { compress?: boolean; forceZip64Format?: boolean }];
+type ZipPart = [name: string, data: Buffer | string, options?: { compress?: boolean; forceZip64Format?: boolean; stream?: boolean }];
 
+/** A ZIP by yazl; a part with `stream` is added as a stream, so its sizes come after it in a data descriptor (flag bit 3). */
 function zip(parts: ZipPart[], endOptions: { forceZip64Format?: boolean } = {}): Promise<Buffer> {
   const file = new ZipFile();
-  for (const [name, data, options] of parts) file.addBuffer(Buffer.from(data), name, { mtime: new Date(2026, 0, 1), ...options });
+  for (const [name, data, { stream, ...options } = {}] of parts) {
+    if (stream) file.addReadStream(new PassThrough().end(Buffer.from(data)), name, { mtime: new Date(2026, 0, 1), ...options });
+    else file.addBuffer(Buffer.from(data), name, { mtime: new Date(2026, 0, 1), ...options });
+  }
   file.end({ comment: '', forceZip64Format: endOptions.forceZip64Format ?? false });
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {
@@ -166,14 +172,17 @@ const xlsxParts = (): ZipPart[] => [
   ['xl/worksheets/sheet1.xml', '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>'],
 ];
 
+const rawDocxParts = (): RawEntry[] => docxParts().map(([name, data]) => ({ name, data }));
+
 // ---- Feeding the inspector ----
 
 type Outcome = { type: DocumentType } | { code: string; status: number; message: string };
 
 /** Feeds `file` in pieces of the given sizes (cycled), or whole. */
-async function inspect(file: Buffer, sizes: number[] = [file.length || 1]): Promise<Outcome> {
-  const inspector = createInspector();
-  for (let at = 0, i = 0; at < file.length; at += sizes[i++ % sizes.length]!) inspector.update(file.subarray(at, at + sizes[i % sizes.length]!));
+async function inspect(file: Buffer, sizes: number[] = [file.length || 1], options: { size?: number } = {}): Promise<Outcome> {
+  const inspector = createInspector(options);
+  // As the upload does: the next chunk waits while the inspector is unpacking.
+  for (let at = 0, i = 0; at < file.length; at += sizes[i++ % sizes.length]!) await inspector.update(file.subarray(at, at + sizes[i % sizes.length]!));
   try {
     return { type: await inspector.finish() };
   } catch (error) {
@@ -368,6 +377,113 @@ describe('createInspector: refusals, each a 4xx that says why', () => {
   });
 });
 
+describe('createInspector: a DOCX or XLSX is unpacked for real, whatever its headers say (issue 22)', () => {
+  const bomb = deflatedZeros(64 * 2 ** 20);
+  const tenBombs = (lie: Partial<RawEntry>): RawEntry[] => [
+    ...rawDocxParts(),
+    ...Array.from({ length: 10 }, (_, i): RawEntry => ({ name: `word/media/image${i}.png`, deflated: bomb, ...lie })),
+  ];
+
+  it('refuses ten 64 MiB deflated parts whose headers say 100 bytes each, and stops unpacking at the limit', async () => {
+    const lies: Partial<RawEntry>[] = [
+      { claim: 100 }, // the directory and the local headers
+      { claim: 100, localClaim: 64 * 2 ** 20 }, // the directory alone
+      { claim: 100, descriptor: true }, // sizes after the data, and the directory
+    ];
+    for (const lie of lies) {
+      const file = rawZip(tenBombs(lie));
+      expect(file.length).toBeLessThan(1_000_000);
+      const started = performance.now();
+      // Known size (an upload's announced one): unpacking stops at 100 × 640 KB.
+      expect(await inspect(file, [64 * 1024], { size: file.length }), JSON.stringify(lie)).toEqual({
+        code: 'unsafe_file',
+        status: 422,
+        message: 'This Word document unpacks to more than 62 MB (Coverly stopped unpacking it there), far more than a real one of 640 KB; it may be a zip bomb',
+      });
+      expect(performance.now() - started).toBeLessThan(5_000);
+      // Size unknown until the end (unpacking stops at 1 GiB then): a lie or the size, whichever shows first.
+      expect(await inspect(file, [1 << 20]), 'size unknown').toEqual(refused('unsafe_file', /it may be a zip bomb/));
+    }
+  });
+
+  it('refuses a directory that lies about a part below the limit, points two names at one part, or hides one', async () => {
+    const zeros: RawEntry = { name: 'word/media/zeros.bin', deflated: deflatedZeros(10 * 2 ** 20) };
+    expect(await inspect(rawZip([...rawDocxParts(), { ...zeros, claim: 100, localClaim: 10 * 2 ** 20 }]))).toEqual({
+      code: 'unsafe_file',
+      status: 422,
+      message:
+        "This Word document's table of contents does not match its parts (it says word/media/zeros.bin unpacks to 100 bytes, but it unpacks to 10485760); it may be a zip bomb. Save it again and upload that",
+    });
+    expect(await inspect(rawZip([...rawDocxParts(), { ...zeros, claim: 100 }]))).toEqual(
+      refused(
+        'unsafe_file',
+        /^This Word document's parts are not what their headers say \(its header says word\/media\/zeros\.bin unpacks to 100 bytes, but it unpacks to 10485760\)/,
+      ),
+    );
+    expect(await inspect(rawZip([...rawDocxParts(), { ...zeros, claim: 100, descriptor: true }]))).toEqual(
+      refused(
+        'unsafe_file',
+        /^This Word document's parts are not what their headers say \(word\/media\/zeros\.bin gives sizes after it that are not its own\)/,
+      ),
+    );
+    // Overlapping entries (a "better zip bomb"): the directory names one part twice under two names.
+    const overlap = rawZip([...rawDocxParts(), { ...zeros, deflated: deflatedZeros(2 ** 20) }, { name: 'word/media/other.bin', data: 'x' }], (at) =>
+      at.map((entry, i) => (i === at.length - 1 ? { entry: at[i - 1]!.entry, offset: at[i - 1]!.offset } : entry)),
+    );
+    expect(await inspect(overlap)).toEqual(
+      refused('unsafe_file', /table of contents does not match its parts \(word\/media\/zeros\.bin points where no part starts, or where another points\)/),
+    );
+    const hidden = rawZip([...rawDocxParts(), { name: 'word/media/hidden.bin', data: 'x' }], (at) => at.slice(0, -1));
+    expect(await inspect(hidden)).toEqual(refused('unsafe_file', /table of contents does not match its parts \(it lists 3 parts where the file holds 4\)/));
+  });
+
+  it('accepts parts deflated or stored, with their sizes before or after them (data descriptors, as streaming writers make)', async () => {
+    expect(await inspect(rawZip(rawDocxParts()))).toEqual({ type: DOCX });
+    expect(await inspect(rawZip(rawDocxParts().map((entry) => ({ ...entry, descriptor: true }))))).toEqual({ type: DOCX });
+    expect(await inspect(rawZip(rawDocxParts().map((entry) => ({ ...entry, stored: true }))))).toEqual({ type: DOCX });
+    expect(await inspect(await zip(docxParts().map(([name, data]): ZipPart => [name, data, { stream: true }])))).toEqual({ type: DOCX });
+    // A large part of 10 MiB of zeros is fine within the limit when every header says so.
+    expect(await inspect(rawZip([...rawDocxParts(), { name: 'word/media/zeros.bin', deflated: deflatedZeros(10 * 2 ** 20), descriptor: true }]))).toEqual({
+      type: DOCX,
+    });
+  });
+
+  it('refuses parts it cannot unpack or walk, saying which', async () => {
+    const garbage: RawEntry = { name: 'word/media/x.bin', deflated: { bytes: Buffer.from([0xff, 0xff, 0xff, 0xff]), size: 4, crc: 0 } };
+    expect(await inspect(rawZip([...rawDocxParts(), garbage]))).toEqual(
+      refused('damaged_file', /^This Word document is damaged \(word\/media\/x\.bin is not valid compressed data\); save it again/),
+    );
+    const cut = deflateRawSync(noise(5000)).subarray(0, 1000);
+    expect(await inspect(rawZip([...rawDocxParts(), { name: 'word/media/cut.bin', deflated: { bytes: cut, size: 5000, crc: 0 } }]))).toEqual(
+      refused('damaged_file', /^This Word document is damaged \(word\/media\/cut\.bin is cut off\)/),
+    );
+    expect(await inspect(rawZip([...rawDocxParts(), { name: 'word/media/raw.bin', data: 'abc', stored: true, descriptor: true }]))).toEqual(
+      refused('damaged_file', /word\/media\/raw\.bin is stored uncompressed with its size only after it/),
+    );
+  });
+
+  it('unpacks a 4 MB workbook quickly, in step with the upload, holding a bounded amount', async () => {
+    const rows = Array.from(
+      { length: 250_000 },
+      (_, i) => `<row r="${i + 1}"><c r="A${i + 1}"><v>${(i * 7919) % 100_003}</v></c><c r="B${i + 1}" t="s"><v>${i % 97}</v></c></row>`,
+    );
+    const sheet = `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows.join('')}</sheetData></worksheet>`;
+    const parts = xlsxParts().map(([name, data]): ZipPart => (name === 'xl/worksheets/sheet1.xml' ? [name, sheet] : [name, data]));
+    const workbook = await zip(parts);
+    expect(workbook.length).toBeGreaterThan(2_000_000);
+    const inspector = createInspector({ size: workbook.length });
+    const started = performance.now();
+    let largest = 0;
+    for (let at = 0; at < workbook.length; at += 64 * 1024) {
+      await inspector.update(workbook.subarray(at, at + 64 * 1024));
+      largest = Math.max(largest, inspector.retainedBytes);
+    }
+    expect(await inspector.finish()).toBe(XLSX);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(largest).toBeLessThan(1.5 * 2 ** 20);
+  });
+});
+
 describe('createInspector: streaming', () => {
   it('gives the same answer whatever the chunks (one, single bytes, random sizes)', async () => {
     const locked = await pdf({ userPassword: 'x' });
@@ -386,6 +502,9 @@ describe('createInspector: streaming', () => {
       HEIC.subarray(0, 100),
       await zip(docxParts()),
       await zip(xlsxParts()),
+      await zip(docxParts().map(([name, data]): ZipPart => [name, data, { stream: true }])),
+      rawZip(rawDocxParts().map((entry) => ({ ...entry, descriptor: true }))),
+      rawZip([...rawDocxParts(), { name: 'word/media/zeros.bin', data: Buffer.alloc(300_000), claim: 100 }]),
       Buffer.from('a,"b\r\nc",é東\r\n1,2,3\r\n'),
       Buffer.from('a,"b\r\nc"\r\n1,"2"""\r\n'),
       Buffer.from('x'),

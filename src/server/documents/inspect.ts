@@ -2,7 +2,8 @@ import { fileTypeFromBuffer, type FileTypeResult } from 'file-type';
 import { DOCUMENT_TYPES, type DocumentType } from '../../shared/domain/documents';
 import { AppError } from '../../shared/errors';
 import { BoxScan, CsvScan, JpegScan, TiffScan, TokenScan, encryptScan } from './content-scan';
-import { findEndRecord, readZipDirectory } from './zip-directory';
+import { ZipContentScan, type ZipLocalEntry } from './zip-contents';
+import { findEndRecord, readZipDirectory, type ZipEntry } from './zip-directory';
 
 export { safeFileName } from './file-name';
 
@@ -16,7 +17,8 @@ export { safeFileName } from './file-name';
  * answers the type or throws a 4xx AppError whose message says what to do.
  */
 export interface Inspector {
-  update(chunk: Buffer): void;
+  /** A promise while a DOCX or XLSX part is being unpacked (zip-contents.ts): wait for it before the next chunk. */
+  update(chunk: Buffer): void | Promise<void>;
   finish(): Promise<DocumentType>;
   /** Bytes the inspector holds on to (tests check that it stays bounded). */
   readonly retainedBytes: number;
@@ -28,9 +30,13 @@ const HEAD_BYTES = 64 * 1024;
 const TAIL_BYTES = 22 + 0xffff;
 /** A DOCX or XLSX's central directory must fit in its last megabyte. */
 const ZIP_TAIL_BYTES = 1024 * 1024;
-/** A DOCX or XLSX may claim to unpack to this much, or 100 times its size if that is more, and never beyond 1 GiB. */
+/** A DOCX or XLSX may unpack to this much, or 100 times its size if that is more, and never beyond 1 GiB. */
 const ZIP_EXPANSION_FLOOR = 16 * 1024 * 1024;
 const ZIP_EXPANSION_CAP = 1024 * 1024 * 1024;
+/** How much a ZIP package of `size` bytes may unpack to. */
+export const zipExpansionLimit = (size: number) => Math.min(ZIP_EXPANSION_CAP, Math.max(100 * size, ZIP_EXPANSION_FLOOR));
+const megabytes = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+const sizeText = (bytes: number) => (bytes < 2 ** 20 ? `${Math.ceil(bytes / 1024)} KB` : megabytes(bytes));
 /** Acrobat looks for %%EOF in the last 1,024 bytes, so white space up to that much after it is tolerated. */
 const PDF_TRAILING_SLACK = 1024;
 
@@ -40,6 +46,7 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 /** The PNG file ends with its IEND chunk: length 0, type, CRC (PNG spec §5.6, §11.2.5). */
 const PNG_END = Buffer.from('0000000049454e44ae426082', 'hex');
 const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
+const EMPTY = Buffer.alloc(0);
 
 /** How the refusals name what a file is when it is not one of ours (file-type's extension otherwise). */
 const KNOWN_OTHERS: Record<string, string> = {
@@ -100,7 +107,13 @@ function familyOf(start: Buffer): 'pdf' | 'jpeg' | 'png' | 'heic' | 'tiff' | 'zi
   return 'other';
 }
 
-export function createInspector(): Inspector {
+/**
+ * `size`, when known before the bytes come (the upload's announced size),
+ * lets a ZIP package's unpacking stop as soon as it passes what a file of
+ * that size may unpack to; otherwise it stops at 1 GiB, and `finish` holds
+ * the file to its real size's limit.
+ */
+export function createInspector(options: { size?: number } = {}): Inspector {
   const head = Buffer.alloc(HEAD_BYTES);
   let size = 0;
   let scans: { update(chunk: Buffer): void; retainedBytes?: number }[] | null = null;
@@ -112,6 +125,7 @@ export function createInspector(): Inspector {
   let tiff: TiffScan | null = null;
   const boxes = new BoxScan();
   const csv = new CsvScan();
+  let zipContents: ZipContentScan | null = null;
 
   /**
    * Chooses the scans once `known` first bytes are in `head`, and gives them
@@ -119,7 +133,10 @@ export function createInspector(): Inspector {
    */
   const start = (seen: number, known: number) => {
     family = known >= 8 ? familyOf(head) : 'other';
-    if (family === 'zip') tail = new Tail(ZIP_TAIL_BYTES);
+    if (family === 'zip') {
+      tail = new Tail(ZIP_TAIL_BYTES);
+      zipContents = new ZipContentScan(options.size === undefined ? ZIP_EXPANSION_CAP : zipExpansionLimit(options.size));
+    }
     if (family === 'tiff') tiff = new TiffScan(head);
     const byFamily = { pdf: [eof, encrypt], jpeg: [jpeg], png: [], heic: [boxes], tiff: tiff ? [tiff] : [], zip: [], other: [csv] };
     const chosen = [tail, ...byFamily[family]];
@@ -127,22 +144,37 @@ export function createInspector(): Inspector {
     return chosen;
   };
 
+  let zipStarted = false;
+  /** The ZIP walk sees the same bytes (the first `seen` ones from `head`, as above); it may answer a promise. */
+  const walkZip = (chunk: Buffer, seen: number) => {
+    if (!zipContents) return;
+    if (zipStarted) return zipContents.update(chunk);
+    zipStarted = true;
+    return zipContents.update(seen > 0 ? Buffer.concat([head.subarray(0, seen), chunk]) : chunk);
+  };
+
   return {
     update(chunk) {
       if (size < HEAD_BYTES) chunk.copy(head, size, 0, Math.min(chunk.length, HEAD_BYTES - size));
+      const seen = scans ? 0 : size;
       scans ??= size + chunk.length >= 16 ? start(size, size + chunk.length) : null;
       size += chunk.length;
-      if (scans) for (const scan of scans) scan.update(chunk);
+      if (!scans) return;
+      for (const scan of scans) scan.update(chunk);
+      return walkZip(chunk, seen);
     },
 
     async finish() {
       if (size === 0) throw new AppError('empty_file', 'This file is empty');
-      scans ??= start(size, size);
+      if (!scans) {
+        scans = start(size, size);
+        await walkZip(EMPTY, size);
+      }
       csv.finish();
       const sample = tiff ? tiff.standIn(head) : head.subarray(0, Math.min(size, HEAD_BYTES));
       const found = await fileTypeFromBuffer(sample).catch(() => undefined);
       // Text that passes the CSV rule is a CSV even when file-type sees a two-letter signature in it ("MZ", "BM").
-      const type = !found || (family === 'other' && !csv.binary && !csv.problem) ? checkText() : checkKnown(found);
+      const type = !found || (family === 'other' && !csv.binary && !csv.problem) ? checkText() : await checkKnown(found);
       const end = tail.contents();
       // Polyglots: PDF readers find a header in the first 1,024 bytes, ZIP readers an end record at the end.
       if (type !== 'application/pdf' && head.subarray(0, 1024).includes('%PDF-')) {
@@ -156,12 +188,20 @@ export function createInspector(): Inspector {
 
     get retainedBytes() {
       return (
-        head.length + tail.capacity + eof.retainedBytes + encrypt.retainedBytes + jpeg.trailerStart.length + (tiff?.retainedBytes ?? 0) + csv.retainedBytes + 16
+        head.length +
+        tail.capacity +
+        eof.retainedBytes +
+        encrypt.retainedBytes +
+        jpeg.trailerStart.length +
+        (tiff?.retainedBytes ?? 0) +
+        csv.retainedBytes +
+        (zipContents?.retainedBytes ?? 0) +
+        16
       );
     },
   };
 
-  function checkKnown(found: FileTypeResult): DocumentType {
+  async function checkKnown(found: FileTypeResult): Promise<DocumentType> {
     const end = tail.contents();
     switch (found.mime) {
       case 'application/pdf':
@@ -196,7 +236,7 @@ export function createInspector(): Inspector {
       case DOCX:
       case XLSX:
       case 'application/zip':
-        return checkOfficeFile(found);
+        return await checkOfficeFile(found);
       default:
         throw notOurs(nameOf(found));
     }
@@ -229,8 +269,15 @@ export function createInspector(): Inspector {
     return 'image/heic';
   }
 
-  /** DOCX and XLSX are ZIP packages (ISO/IEC 29500-2 OPC); their central directory says what is in them and how large it unpacks. */
-  function checkOfficeFile(found: FileTypeResult): DocumentType {
+  /**
+   * DOCX and XLSX are ZIP packages (ISO/IEC 29500-2 OPC). Their central
+   * directory says what is in them, but how large they unpack is measured by
+   * unpacking them (zip-contents.ts), and the directory must name exactly
+   * the entries that walk found, with their real sizes: a reader follows the
+   * directory, so a directory that lies about a size or points elsewhere
+   * would let it unpack what was never measured.
+   */
+  async function checkOfficeFile(found: FileTypeResult): Promise<DocumentType> {
     const directory = readZipDirectory(tail.contents(), size);
     const names = directory.ok ? new Set(directory.entries.map((e) => e.name)) : new Set<string>();
     const part = (folder: string) => names.has('[Content_Types].xml') && [...names].some((name) => name.startsWith(folder));
@@ -245,12 +292,42 @@ export function createInspector(): Inspector {
     if (!part(type === DOCX ? 'word/' : 'xl/')) throw refuse('damaged_file', `This ${label} is damaged: its parts don't match its type`);
     if ([...names].some((name) => name.toLowerCase().endsWith('vbaproject.bin'))) throw notOurs(type === DOCX ? KNOWN_OTHERS.docm! : KNOWN_OTHERS.xlsm!);
     if (directory.entries.some((e) => e.encrypted)) throw refuse('damaged_file', `This ${label} is encrypted; remove the password and upload it again`);
-    if (directory.uncompressedTotal > Math.min(ZIP_EXPANSION_CAP, Math.max(100 * size, ZIP_EXPANSION_FLOOR))) {
+    const limit = zipExpansionLimit(size);
+    if (directory.uncompressedTotal > limit) {
       throw refuse(
         'unsafe_file',
-        `This ${label} claims to unpack to ${Math.round(directory.uncompressedTotal / 2 ** 20)} MB, far more than a real one; it may be a zip bomb`,
+        `This ${label} claims to unpack to ${megabytes(directory.uncompressedTotal)}, far more than a real one; it may be a zip bomb`,
       );
     }
+    const contents = await zipContents!.result();
+    if (!contents.ok && contents.problem === 'too_large') {
+      throw refuse(
+        'unsafe_file',
+        `This ${label} unpacks to more than ${megabytes(limit)} (Coverly stopped unpacking it there), far more than a real one of ${sizeText(size)}; it may be a zip bomb`,
+      );
+    }
+    if (!contents.ok && contents.problem === 'misdescribed') {
+      throw refuse(
+        'unsafe_file',
+        `This ${label}'s parts are not what their headers say (${contents.why}); it may be a zip bomb. Save it again and upload that`,
+      );
+    }
+    if (!contents.ok && contents.problem === 'encrypted') throw refuse('damaged_file', `This ${label} is encrypted; remove the password and upload it again`);
+    if (!contents.ok) throw refuse('damaged_file', `This ${label} is damaged (${contents.why}); save it again and upload that`);
+    if (contents.unpacked > limit) {
+      throw refuse(
+        'unsafe_file',
+        `This ${label} unpacks to ${megabytes(contents.unpacked)}, far more than a real one of ${sizeText(size)}; it may be a zip bomb`,
+      );
+    }
+    const mismatch = directoryMismatch(directory.entries, contents.entries);
+    if (!mismatch && contents.directoryOffset !== directory.directoryOffset)
+      throw refuse('damaged_file', `This ${label} is cut off or damaged; upload the whole file again`);
+    if (mismatch)
+      throw refuse(
+        'unsafe_file',
+        `This ${label}'s table of contents does not match its parts (${mismatch}); it may be a zip bomb. Save it again and upload that`,
+      );
     return type;
   }
 
@@ -261,4 +338,24 @@ export function createInspector(): Inspector {
     if (csv.problem) throw notOurs(`text but not CSV (${csv.problem})`);
     return 'text/csv';
   }
+}
+
+/**
+ * How the central directory differs from the entries as walked, or null:
+ * the same number of entries, each at a local header the walk found (each
+ * once), with the same name and sizes.
+ */
+function directoryMismatch(listed: ZipEntry[], walked: ZipLocalEntry[]): string | null {
+  if (listed.length !== walked.length) return `it lists ${listed.length} parts where the file holds ${walked.length}`;
+  const byOffset = new Map(walked.map((entry) => [entry.offset, entry]));
+  for (const entry of listed) {
+    const real = byOffset.get(entry.localOffset);
+    if (!real) return `${entry.name} points where no part starts, or where another points`;
+    byOffset.delete(entry.localOffset);
+    if (real.name !== entry.name) return `it names ${entry.name} where the part is ${real.name}`;
+    if (real.uncompressedSize !== entry.uncompressedSize)
+      return `it says ${entry.name} unpacks to ${entry.uncompressedSize} bytes, but it unpacks to ${real.uncompressedSize}`;
+    if (real.compressedSize !== entry.compressedSize) return `it says ${entry.name} takes ${entry.compressedSize} bytes, but it takes ${real.compressedSize}`;
+  }
+  return null;
 }

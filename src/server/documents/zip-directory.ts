@@ -3,18 +3,23 @@
  * APPNOTE 6.3.10: §4.3.16 end of central directory record, §4.3.14–15 its
  * ZIP64 forms, §4.3.12 central directory headers, §4.5.3 the ZIP64 extra
  * field). DOCX and XLSX files are ZIP packages; the inspector checks what they
- * hold and how large it claims to become, without unpacking anything.
+ * hold, and that what this directory says matches the entries as they
+ * really are (zip-contents.ts walks and unpacks them as they stream past).
  */
 
 export interface ZipEntry {
   name: string;
+  /** What the directory says it unpacks to (checked against the real thing: zip-contents.ts). */
   uncompressedSize: number;
+  compressedSize: number;
+  /** Where its local header starts. */
+  localOffset: number;
   /** Bit 0 of the general purpose flags: the entry is encrypted. */
   encrypted: boolean;
 }
 
 export type ZipDirectory =
-  | { ok: true; entries: ZipEntry[]; uncompressedTotal: number }
+  | { ok: true; entries: ZipEntry[]; uncompressedTotal: number; directoryOffset: number }
   /** `no_end`: no end record that reaches exactly the end of the file (cut off, or something appended); `too_large`: the directory does not fit in the bytes kept. */
   | { ok: false; problem: 'no_end' | 'damaged' | 'too_large' };
 
@@ -78,22 +83,22 @@ function readFrom(tail: Buffer, base: number, end: number): ZipDirectory {
     const extraLength = tail.readUInt16LE(at + 30);
     const next = at + 46 + nameLength + extraLength + tail.readUInt16LE(at + 32);
     if (base + next > directoryEnd) return damaged;
-    const [uncompressedSize, localOffset] = zip64Values(tail, at, tail.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength));
+    const [uncompressedSize, compressedSize, localOffset] = zip64Values(tail, at, tail.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength));
     if (localOffset >= offset) return damaged;
     // Bit 11: the name is UTF-8; otherwise code page 437, of which OOXML part names use only ASCII.
     const name = tail.toString(flags & 0x800 ? 'utf8' : 'latin1', at + 46, at + 46 + nameLength);
-    entries.push({ name, uncompressedSize, encrypted: (flags & 1) === 1 });
+    entries.push({ name, uncompressedSize, compressedSize, localOffset, encrypted: (flags & 1) === 1 });
     uncompressedTotal += uncompressedSize;
     at = next;
   }
   if (base + at !== directoryEnd) return damaged;
-  return { ok: true, entries, uncompressedTotal };
+  return { ok: true, entries, uncompressedTotal, directoryOffset: offset };
 }
 
-/** The entry's uncompressed size and local header offset, from the ZIP64 extra field where the header says 0xFFFFFFFF. */
-function zip64Values(tail: Buffer, at: number, extra: Buffer): [number, number] {
+/** The entry's uncompressed and compressed sizes and local header offset, from the ZIP64 extra field where the header says 0xFFFFFFFF. */
+function zip64Values(tail: Buffer, at: number, extra: Buffer): [number, number, number] {
   const fields = [tail.readUInt32LE(at + 24), tail.readUInt32LE(at + 20), tail.readUInt32LE(at + 42)];
-  if (!fields.includes(0xffffffff)) return [fields[0]!, fields[2]!];
+  if (!fields.includes(0xffffffff)) return [fields[0]!, fields[1]!, fields[2]!];
   for (let i = 0; i + 4 <= extra.length; i += 4 + extra.readUInt16LE(i + 2)) {
     if (extra.readUInt16LE(i) !== 0x0001) continue;
     // Only the values the header left at 0xFFFFFFFF are there, in this order.
@@ -103,7 +108,7 @@ function zip64Values(tail: Buffer, at: number, extra: Buffer): [number, number] 
       fields[k] = safeNumber(extra.readBigUInt64LE(value));
       value += 8;
     }
-    return [fields[0]!, fields[2]!];
+    return [fields[0]!, fields[1]!, fields[2]!];
   }
   throw new RangeError('ZIP64 extra field missing');
 }

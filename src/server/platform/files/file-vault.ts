@@ -38,8 +38,8 @@ export interface StoreOptions {
   prefix: string;
   /** More plaintext than this and the store is abandoned with FileTooLarge. */
   maxBytes: number;
-  /** Sees every plaintext chunk in order before it is encrypted (content checks). */
-  inspect?: (chunk: Buffer) => void;
+  /** Sees every plaintext chunk in order before it is encrypted (content checks); a promise it answers holds the next chunk back until it settles. */
+  inspect?: (chunk: Buffer) => void | Promise<void>;
 }
 
 /**
@@ -72,13 +72,15 @@ export class FileVault {
       transform(chunk: Buffer, _encoding, callback: TransformCallback) {
         size += chunk.length;
         if (size > options.maxBytes) return callback(new FileTooLarge(options.maxBytes));
+        let pending: void | Promise<void>;
         try {
           hash.update(chunk);
-          options.inspect?.(chunk);
+          pending = options.inspect?.(chunk);
         } catch (error) {
           return callback(error as Error);
         }
-        callback(null, chunk);
+        if (pending) pending.then(() => callback(null, chunk), callback);
+        else callback(null, chunk);
       },
     });
     const encrypted = new PassThrough();
