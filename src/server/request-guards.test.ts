@@ -186,6 +186,32 @@ describe.each(backends)('request guards on every route, on %s', (backend) => {
         expect(headerList(hidden), label).toEqual(headerList(unknown));
       }
     }
+    // A link's routes without a usable token (none, or one that names no link): the unknown route's answer, every header alike
+    // (no rate-limit headers, though the routes count each client).
+    const noLink = 'A'.repeat(43);
+    const linkPairs: [string, string, string, string?][] = [
+      ['GET', '/api/upload-link', '/api/upload-linq'],
+      ['POST', '/api/upload-link/uploads', '/api/upload-link/uploadz', JSON.stringify({ files: [{ name: 'a.pdf', size: 10 }] })],
+      [
+        'PUT',
+        '/api/upload-link/uploads/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c/files/1',
+        '/api/upload-link/uploads/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c/filez/1',
+        '{}',
+      ],
+      ['DELETE', '/api/upload-link/uploads/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c', '/api/upload-link/uploadz/5b7c0a1e-0d7e-4a57-9d43-1c2f3e4a5b6c'],
+    ];
+    for (const [method, hiddenPath, unknownPath, body] of linkPairs) {
+      for (const headers of [{}, { authorization: `Bearer ${noLink}` }, { authorization: 'Bearer x' }] as Record<string, string>[]) {
+        const label = `${method} ${hiddenPath} with ${JSON.stringify(headers)}`;
+        const options = { headers: { origin: api.config.publicUrl, ...headers }, ...(body ? { body } : {}) };
+        const hidden = await send(method, hiddenPath, options);
+        const unknown = await send(method, unknownPath, options);
+        expect(hidden.statusCode, label).toBe(404);
+        expect(hidden.body.replaceAll(hiddenPath, unknownPath), label).toBe(unknown.body);
+        expect(headerList(hidden), label).toEqual(headerList(unknown));
+      }
+    }
+
     // The ageing does make the session due: a route the caller may use re-sets the cookie.
     await ageSession(people.ownerB.userId);
     const visible = await send('GET', '/api/me', { cookie: people.ownerB.cookie });

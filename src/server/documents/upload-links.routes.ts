@@ -30,9 +30,18 @@ function grantOf(request: FastifyRequest) {
   return grant;
 }
 
+/**
+ * The link routes count each client but say nothing of it until it is over
+ * its limit: their answer without a usable token is an unknown route's, every
+ * header alike, and `x-ratelimit-*` headers would show the route is there.
+ */
+const quietLimit = {
+  addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+  addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
+} as const;
 /** Per client address: enough for one person sending twenty files and retrying a few, far too few to guess at tokens. */
-const linkLimit = { max: 60, timeWindow: 60_000 };
-const fileLimit = { max: 120, timeWindow: 60_000 };
+const linkLimit = { max: 60, timeWindow: 60_000, ...quietLimit };
+const fileLimit = { max: 120, timeWindow: 60_000, ...quietLimit };
 
 /**
  * Third parties' upload links (decision 016). The team sends, lists and
