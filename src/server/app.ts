@@ -19,6 +19,7 @@ import { registerProblemHandlers } from './platform/http/problem';
 import { registerJsonParser } from './platform/http/json-body';
 import { deferredChildLogger, OneLinePerRequest, registerRequestId } from './platform/http/request-log';
 import { registerNoStore, registerOriginCheck, registerSecurityHeaders } from './platform/http/security';
+import { registerBodyTimeouts } from './platform/http/timeouts';
 import { registerStaticSite } from './platform/site/static-site';
 
 declare module 'fastify' {
@@ -60,6 +61,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new OneLinePerRequest(deps.logger),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // How slowly a request may arrive (docs/DEPLOY.md, "Timeouts"); registerBodyTimeouts bounds each body by its route.
+    requestTimeout: config.timeouts.requestMs,
+    connectionTimeout: config.timeouts.connectionMs,
     // Closing the server ends keep-alive connections instead of waiting on them.
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
@@ -70,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonParser(app);
 
   registerRequestId(app);
+  registerBodyTimeouts(app, config.timeouts);
   registerProblemHandlers(app);
   await registerSecurityHeaders(app, config);
   registerOriginCheck(app, config);

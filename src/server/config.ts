@@ -72,6 +72,13 @@ const EnvSchema = z.object({
   COMMENT_RATE_LIMIT: intInRange(1, 100_000, 30),
   REALTIME_STREAMS_PER_PERSON: intInRange(1, 100_000, 20),
   JOB_RETENTION_DAYS: intInRange(1, 3650, 7),
+  REQUEST_TIMEOUT_SECONDS: intInRange(10, 86_400, 1800),
+  BODY_TIMEOUT_SECONDS: intInRange(1, 3600, 30),
+  CONNECTION_TIMEOUT_SECONDS: intInRange(30, 86_400, 120),
+  UPLOADS_OPEN_PER_PERSON: intInRange(1, 10_000, 20),
+  UPLOADS_OPEN_PER_LINK: intInRange(1, 1000, 3),
+  UPLOAD_MB_PER_PERSON_PER_DAY: intInRange(1, 10_000_000, 2048),
+  UPLOAD_MB_PER_LINK: intInRange(1, 10_000_000, 500),
   /** 32 bytes, base64: wraps every file's data key. Embedded mode generates one into DATA_DIR/keys. */
   MASTER_KEY: z.preprocess(
     emptyToUndefined,
@@ -116,6 +123,24 @@ export interface Config {
   realtimeStreamsPerPerson: number;
   /** How long a done background job (a sent e-mail) is kept before the worker deletes it. */
   jobRetentionDays: number;
+  /** How slowly a request may arrive (docs/DEPLOY.md, "Timeouts"). */
+  timeouts: {
+    /** The longest a request may take to arrive whole (Node's requestTimeout): the largest upload on a slow phone fits. */
+    requestMs: number;
+    /** An ordinary body must arrive within this; an upload must bring 16 KB in every such window. */
+    bodySeconds: number;
+    /** A connection with nothing sent either way for this long is closed (Fastify's connectionTimeout). */
+    connectionMs: number;
+  };
+  /** What unfinished and stored uploads one person or one link may hold (docs/SECURITY.md, "Upload quotas"). */
+  uploadQuota: {
+    openPerPerson: number;
+    openPerLink: number;
+    /** Bytes a person may have announced in unfinished uploads plus stored in versions over the last 24 hours. */
+    bytesPerPersonPerDay: number;
+    /** Bytes one link may have announced in unfinished uploads plus stored in versions, ever. */
+    bytesPerLink: number;
+  };
   /** MASTER_KEY (base64) and any retired ones; when unset, embedded mode generates one into DATA_DIR/keys. */
   masterKey: string | undefined;
   retiredMasterKeys: string[];
@@ -168,6 +193,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     commentRateLimit: env.COMMENT_RATE_LIMIT,
     realtimeStreamsPerPerson: env.REALTIME_STREAMS_PER_PERSON,
     jobRetentionDays: env.JOB_RETENTION_DAYS,
+    timeouts: {
+      requestMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
+      bodySeconds: env.BODY_TIMEOUT_SECONDS,
+      connectionMs: env.CONNECTION_TIMEOUT_SECONDS * 1000,
+    },
+    uploadQuota: {
+      openPerPerson: env.UPLOADS_OPEN_PER_PERSON,
+      openPerLink: env.UPLOADS_OPEN_PER_LINK,
+      bytesPerPersonPerDay: env.UPLOAD_MB_PER_PERSON_PER_DAY * 1024 * 1024,
+      bytesPerLink: env.UPLOAD_MB_PER_LINK * 1024 * 1024,
+    },
     masterKey: env.MASTER_KEY,
     retiredMasterKeys: (env.MASTER_KEYS_RETIRED ?? '')
       .split(',')

@@ -15,6 +15,8 @@ export const APP_ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
+  // A request's body arrived too slowly (src/server/platform/http/timeouts.ts).
+  'request_timeout',
   'unavailable',
   'internal',
   // An uploaded file refused for what its content is (src/server/documents/inspect.ts).
@@ -38,6 +40,7 @@ export const appErrorStatus: Record<AppErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  request_timeout: 408,
   unavailable: 503,
   internal: 500,
   empty_file: 422,
@@ -59,6 +62,7 @@ export const appErrorTitle: Record<AppErrorCode, string> = {
   payload_too_large: 'Request body too large',
   unsupported_media_type: 'Unsupported content type',
   rate_limited: 'Too many requests',
+  request_timeout: 'The request arrived too slowly',
   unavailable: 'Service unavailable',
   internal: 'Internal server error',
   empty_file: 'The file is empty',

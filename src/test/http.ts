@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 
 /** The Cookie header a browser would send back after this response. */
@@ -52,5 +53,64 @@ export function rawRequest(
     );
     request.on('error', reject);
     request.end(body);
+  });
+}
+
+export interface Sent {
+  status: number;
+  /** The answer's head and body as received (empty when the server closed without one). */
+  text: string;
+}
+
+/**
+ * One request over a raw socket, written slowly or cut short as a test needs: `head` as written, then `pieces` sent one after another (`pause` ms apart), then the socket is left open (`end: 'keep'`),
+ * half-closed (`'half'`: a body cut off) or destroyed (`'destroy'`: an aborted
+ * upload) once the pieces are out. Resolves with whatever the server answered.
+ */
+export function rawExchange(
+  port: number,
+  head: string,
+  pieces: Buffer[],
+  end: 'keep' | 'half' | 'destroy',
+  { pause = 20, waitMs = 10_000 }: { pause?: number; waitMs?: number } = {},
+): Promise<Sent> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    let settled = false;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      const text = Buffer.concat(received).toString('latin1');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
+    };
+    socket.on('data', (chunk: Buffer) => {
+      received.push(chunk);
+      // One answer is all a test reads: once its body is complete (a content-length body here), stop.
+      const text = Buffer.concat(received).toString('latin1');
+      const split = text.indexOf('\r\n\r\n');
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(text)?.[1] ?? NaN);
+      if (split !== -1 && Number.isFinite(length) && Buffer.byteLength(text.slice(split + 4), 'latin1') >= length) {
+        finish();
+        socket.destroy();
+      }
+    });
+    socket.on('error', finish);
+    socket.on('close', finish);
+    socket.write(head);
+    const sendNext = (index: number) => {
+      if (index === pieces.length) {
+        if (end === 'half') socket.end();
+        else if (end === 'destroy') setTimeout(() => socket.destroy(), 50);
+        return;
+      }
+      socket.write(pieces[index]!, () => setTimeout(() => sendNext(index + 1), pause));
+    };
+    sendNext(0);
+    // A request left waiting: the server's own limits would end it; the test reads what came.
+    setTimeout(() => {
+      finish();
+      socket.destroy();
+    }, waitMs).unref();
   });
 }

@@ -11,6 +11,10 @@ import * as service from './documents.service';
 export function registerUploadBody(scope: FastifyInstance) {
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  // A file may take many minutes to arrive on a slow phone: it must keep coming rather than arrive whole in a short time.
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...route.config, streamsBody: true };
+  });
 }
 
 /**

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChecklistItemView, ChecklistView } from '../../shared/schemas/checklist';
 import type { UploadView } from '../../shared/schemas/documents';
 import { testConfig } from '../../test/config';
 import { addBorrower, createLoan, createTeamWithOwner } from '../../test/factories';
+import { rawExchange, type Sent } from '../../test/http';
 import { freePort } from '../../test/nginx';
 import { samplePdf } from '../../test/sample-files';
 import { uploadLinkTokenFor } from '../../test/upload-links';
@@ -24,60 +24,6 @@ import { createLogger, createRuntime } from '../runtime';
  */
 
 const ORIGIN = 'http://localhost:3000';
-
-interface Sent {
-  status: number;
-  /** The answer's head and body as received (empty when the server closed without one). */
-  text: string;
-}
-
-/**
- * One request over a raw socket: `head` as written, then `body` (a Buffer, or
- * pieces sent one after another), then the socket is left open (`end: 'keep'`),
- * half-closed (`'half'`: a body cut off) or destroyed (`'destroy'`: an aborted
- * upload) once the pieces are out. Resolves with whatever the server answered.
- */
-function rawExchange(port: number, head: string, pieces: Buffer[], end: 'keep' | 'half' | 'destroy'): Promise<Sent> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const received: Buffer[] = [];
-    let settled = false;
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      const text = Buffer.concat(received).toString('latin1');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
-    };
-    socket.on('data', (chunk: Buffer) => {
-      received.push(chunk);
-      // One answer is all a test reads: once its body is complete (a content-length body here), stop.
-      const text = Buffer.concat(received).toString('latin1');
-      const split = text.indexOf('\r\n\r\n');
-      const length = Number(/\r\ncontent-length: (\d+)/i.exec(text)?.[1] ?? NaN);
-      if (split !== -1 && Number.isFinite(length) && Buffer.byteLength(text.slice(split + 4), 'latin1') >= length) {
-        finish();
-        socket.destroy();
-      }
-    });
-    socket.on('error', finish);
-    socket.on('close', finish);
-    socket.write(head);
-    const sendNext = (index: number) => {
-      if (index === pieces.length) {
-        if (end === 'half') socket.end();
-        else if (end === 'destroy') setTimeout(() => socket.destroy(), 50);
-        return;
-      }
-      socket.write(pieces[index]!, () => setTimeout(() => sendNext(index + 1), 20));
-    };
-    sendNext(0);
-    // A request left waiting: the server's own limits would end it; the test reads what came.
-    setTimeout(() => {
-      finish();
-      socket.destroy();
-    }, 10_000).unref();
-  });
-}
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
