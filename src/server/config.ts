@@ -71,6 +71,7 @@ const EnvSchema = z.object({
   WAITLIST_RATE_WINDOW_SECONDS: intInRange(1, 86_400, 600),
   COMMENT_RATE_LIMIT: intInRange(1, 100_000, 30),
   REALTIME_STREAMS_PER_PERSON: intInRange(1, 100_000, 20),
+  REMINDERS_SENT_NOW_PER_DAY: intInRange(1, 1000, 3),
   JOB_RETENTION_DAYS: intInRange(1, 3650, 7),
   REQUEST_TIMEOUT_SECONDS: intInRange(10, 86_400, 1800),
   BODY_TIMEOUT_SECONDS: intInRange(1, 3600, 30),
@@ -121,6 +122,8 @@ export interface Config {
   commentRateLimit: number;
   /** Live event streams (browser tabs) one person may hold open on one instance at once. */
   realtimeStreamsPerPerson: number;
+  /** "Send reminder now" presses one loan may have in any 24 hours (each mails every borrower who owes). */
+  remindersSentNowPerDay: number;
   /** How long a done background job (a sent e-mail) is kept before the worker deletes it. */
   jobRetentionDays: number;
   /** How slowly a request may arrive (docs/DEPLOY.md, "Timeouts"). */
@@ -192,6 +195,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = proces
     waitlistRateLimit: { max: env.WAITLIST_RATE_LIMIT, windowMs: env.WAITLIST_RATE_WINDOW_SECONDS * 1000 },
     commentRateLimit: env.COMMENT_RATE_LIMIT,
     realtimeStreamsPerPerson: env.REALTIME_STREAMS_PER_PERSON,
+    remindersSentNowPerDay: env.REMINDERS_SENT_NOW_PER_DAY,
     jobRetentionDays: env.JOB_RETENTION_DAYS,
     timeouts: {
       requestMs: env.REQUEST_TIMEOUT_SECONDS * 1000,

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, notInArray, sql } from 'drizzle-orm'
 import { EXIT_STAGES } from '../../shared/domain/loan-stages';
 import { OWED_STATUSES } from '../../shared/domain/reminders';
 import type { Db } from '../db/client';
-import { checklistItem, loan, loanParticipant, team, user } from '../db/schema';
+import { activity, checklistItem, loan, loanParticipant, team, user } from '../db/schema';
 
 /** Loans whose documents are no longer chased: funded, or exited. */
 const CLOSED_STAGES = ['funded', ...EXIT_STAGES] as const;
@@ -117,6 +117,27 @@ export async function claimItemReminder(
 
 export async function setRemindersEnabled(tx: Db, loanId: string, enabled: boolean) {
   await tx.update(loan).set({ remindersEnabled: enabled }).where(eq(loan.id, loanId));
+}
+
+/** When a reminder sent by hand went: the sender's clock, kept in the row (the row's own time for rows written before it was). */
+const sentNowAt = sql<Date>`coalesce((${activity.data}->>'at')::timestamptz, ${activity.at})`.mapWith((value: string | Date) => new Date(value));
+
+/** The moments the loan's reminders were sent by hand ("Send reminder now") after `since` and up to `until`, oldest first. */
+export async function sentNowBetween(db: Db, loanId: string, since: Date, until: Date): Promise<Date[]> {
+  const rows = await db
+    .select({ at: sentNowAt })
+    .from(activity)
+    .where(
+      and(
+        eq(activity.loanId, loanId),
+        eq(activity.kind, 'reminder.sent'),
+        sql`${activity.data}->>'trigger' = 'now'`,
+        sql`${sentNowAt} > ${since.toISOString()}::timestamptz`,
+        sql`${sentNowAt} <= ${until.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(sentNowAt));
+  return rows.map((row) => row.at);
 }
 
 /** The latest reminder of any of the loan's items. */

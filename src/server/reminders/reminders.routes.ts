@@ -34,7 +34,7 @@ export const remindersFeature: Feature = {
 
     app.get('/api/loans/:loanId/reminders', { config }, async (request) => {
       const { loanId } = parseInput(LoanParams, request.params);
-      return service.remindersView(deps.db, loanId);
+      return service.remindersView(deps, loanId);
     });
 
     app.put('/api/loans/:loanId/reminders', { ...small, config }, async (request) => {

@@ -6,6 +6,7 @@ import { findTeam } from '../accounts/accounts.queries';
 import { recordActivity } from '../activity/activity-log';
 import type { Db } from '../db/client';
 import type { ChecklistItemRow } from '../db/schema';
+import type { Config } from '../config';
 import type { NotifyConfig } from '../notifications/notify';
 import { teamMailBrand } from '../teams/team-brand';
 import * as q from './reminders.queries';
@@ -19,10 +20,34 @@ import { queueReminderMail } from './reminder-mail';
  * together or not at all.
  */
 
-type Deps = { db: Db; config: NotifyConfig };
+type Deps = { db: Db; config: NotifyConfig & Pick<Config, 'remindersSentNowPerDay'> };
 
 /** "Send one now" refuses a second within this long: a double click sends one. */
 export const SEND_NOW_GAP_MS = 60_000;
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** The window of REMINDERS_SENT_NOW_PER_DAY: any 24 hours, rolling. */
+const DAY_MS = 24 * 60 * 60_000;
+
+/** When "Send reminder now" may next go on the loan (null: now), and how many went in the 24 hours before `now`. */
+async function sendNowAllowance(db: Db, loanId: string, perDay: number, now: Date) {
+  const sent = await q.sentNowBetween(db, loanId, new Date(now.getTime() - DAY_MS), now);
+  // The next may go once the oldest of the last `perDay` is 24 hours old.
+  const nextAt = sent.length >= perDay ? new Date(sent[sent.length - perDay]!.getTime() + DAY_MS) : null;
+  return { perDay, sentInLastDay: sent.length, nextAt };
+}
+
+/** "Sun, Nov 29, 3:15 PM EST": a moment as the team's clock reads it. */
+const teamTime = (at: Date, zone: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(at);
 
 const stateOf = (item: ChecklistItemRow, zone: string) => ({
   dueDate: item.dueDate,
@@ -49,6 +74,18 @@ export async function remindLoan(deps: Deps, loanId: string, trigger: ReminderTr
     const [owed, people] = await Promise.all([q.owedBorrowerItems(tx, loanId), q.borrowersOf(tx, loanId)]);
     if (!scheduled && owed.length === 0) throw new AppError('conflict', 'The borrowers owe no documents on this loan.');
     if (!scheduled && people.length === 0) throw new AppError('conflict', 'No borrower has joined this loan yet: invite one first.');
+    if (!scheduled) {
+      // Each press mails every borrower who owes: a few a day per loan, counted under the loan's reminder lock.
+      const allowance = await sendNowAllowance(tx, loanId, deps.config.remindersSentNowPerDay, now);
+      if (allowance.nextAt) {
+        throw new AppError(
+          'rate_limited',
+          `Reminder limit reached: ${plural(allowance.perDay, 'reminder')} sent by hand on this loan in the last 24 hours, the most allowed. The next can be sent from ${teamTime(allowance.nextAt, loan.timeZone)}.`,
+          undefined,
+          { retryAfterSeconds: Math.max(1, Math.ceil((allowance.nextAt.getTime() - now.getTime()) / 1000)) },
+        );
+      }
+    }
     if (people.length === 0) return { people: 0, items: 0 };
 
     const today = localClock(now, loan.timeZone).date;
@@ -78,6 +115,8 @@ export async function remindLoan(deps: Deps, loanId: string, trigger: ReminderTr
       visibility: 'internal',
       data: {
         trigger: trigger.kind,
+        // The sender's clock (the row's own time is the database's): what the daily limit of sending by hand counts.
+        ...(scheduled ? {} : { at: now.toISOString() }),
         recipients: people.map((person) => person.name),
         items: owed.map((item) => ({ itemId: item.id, label: item.label })),
       },
@@ -114,11 +153,18 @@ export async function runReminders(deps: Deps, now: Date, { batchSize = 100 }: {
   }
 }
 
-export async function remindersView(db: Db, loanId: string): Promise<RemindersView> {
+export async function remindersView(deps: Deps, loanId: string, now = new Date()): Promise<RemindersView> {
+  const { db } = deps;
   const loan = await q.findLoanForReminders(db, loanId);
   if (!loan) throw new AppError('not_found', 'This loan does not exist');
-  const [owed, people, last] = await Promise.all([q.owedBorrowerItems(db, loanId), q.borrowersOf(db, loanId), q.lastReminderOf(db, loanId)]);
+  const [owed, people, last, allowance] = await Promise.all([
+    q.owedBorrowerItems(db, loanId),
+    q.borrowersOf(db, loanId),
+    q.lastReminderOf(db, loanId),
+    sendNowAllowance(db, loanId, deps.config.remindersSentNowPerDay, now),
+  ]);
   return {
+    sendNow: { perDay: allowance.perDay, sentInLastDay: allowance.sentInLastDay, nextAt: allowance.nextAt?.toISOString() ?? null },
     enabled: loan.remindersEnabled,
     timeZone: loan.timeZone,
     lastRemindedAt: last?.toISOString() ?? null,
@@ -144,5 +190,5 @@ export async function setReminders(deps: Deps, by: string, loanId: string, enabl
     await q.setRemindersEnabled(tx, loanId, enabled);
     await recordActivity(tx, loanId, { actorId: by, kind: enabled ? 'reminders.turned_on' : 'reminders.turned_off', visibility: 'internal' });
   });
-  return remindersView(deps.db, loanId);
+  return remindersView(deps, loanId);
 }

@@ -14,7 +14,7 @@ import { MAIL_QUEUE, mailJobHandler } from '../platform/mail/mail-jobs';
 import { createSmtpMailer } from '../platform/mail/mailer';
 import { jobSetup } from '../runtime';
 import { REMINDERS_QUEUE, remindersJobHandler } from './reminders.routes';
-import { remindLoan } from './reminders.service';
+import { remindLoan, remindersView } from './reminders.service';
 
 const silent = { info() {}, warn() {}, error() {} };
 const ZONE = 'Pacific/Auckland';
@@ -213,6 +213,60 @@ describe.each(backends)('reminders on %s', (backend) => {
     const feed = await api.as(dana).get(`/api/loans/${loanId}/activity`);
     expect(feed.statusCode).toBe(200);
     expect(feed.body).not.toContain('reminder');
+  });
+
+  it('allows 3 reminders sent by hand per loan in any 24 hours (REMINDERS_SENT_NOW_PER_DAY): the fourth is a 429 naming when the next can go, and the view says so', async () => {
+    const deps = { db: api.db, config: api.config };
+    const otherLoan = (await createLoan(api, harbor.teamId, harbor.owner, { propertyStreet: '9 Quay Street' })).id;
+    const eve = await addBorrower(api, otherLoan, { name: 'Eve Borrower', email: 'eve.reminded@example.com' });
+    const start = Date.now();
+    const hoursAgo = (hours: number) => new Date(start - hours * 3_600_000);
+    const sendBy = (at: Date) => remindLoan(deps, otherLoan, { kind: 'now', by: harbor.owner.userId }, at);
+    // Its template's items are owed too: each mail lists them all.
+    for (const hours of [5, 3, 1]) expect(await sendBy(hoursAgo(hours))).toMatchObject({ people: 1 });
+    const first = hoursAgo(5);
+
+    const refused = await api.as(harbor.owner).post(`/api/loans/${otherLoan}/reminders/send`);
+    expect(refused.statusCode).toBe(429);
+    // The first of the three turns 24 hours old 19 hours from now: then the next can go, in the team's clock (Auckland, UTC+13).
+    const nextAt = new Date(first.getTime() + 24 * 3_600_000);
+    const local = new Intl.DateTimeFormat('en-US', {
+      timeZone: ZONE,
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(nextAt);
+    expect(refused.json()).toMatchObject({
+      code: 'rate_limited',
+      detail: `Reminder limit reached: 3 reminders sent by hand on this loan in the last 24 hours, the most allowed. The next can be sent from ${local}.`,
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(18.9 * 3600);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(19 * 3600 + 1);
+    const view = await api.as(assistant).get(`/api/loans/${otherLoan}/reminders`);
+    expect(view.json().sendNow).toEqual({ perDay: 3, sentInLastDay: 3, nextAt: nextAt.toISOString() });
+    // Another loan's presses are its own; the schedule is not counted.
+    expect((await api.as(harbor.owner).get(`/api/loans/${loanId}/reminders`)).json().sendNow).toMatchObject({ perDay: 3, nextAt: null });
+
+    // The refused press sent nothing: three reminders on the loan's activity (their mails, queued the same day, are one).
+    const sentRows = async () =>
+      (
+        await api.db
+          .select()
+          .from(activity)
+          .where(and(eq(activity.loanId, otherLoan), eq(activity.kind, 'reminder.sent')))
+      ).length;
+    expect(await sentRows()).toBe(3);
+    while ((await worker.runOnce()) > 0);
+    await waitFor(() => mailsTo(eve.email).length === 1, { what: 'the reminder sent by hand' });
+    // Once the first is 24 hours old, one more may go (and then none until the second is).
+    expect(await sendBy(nextAt)).toMatchObject({ people: 1 });
+    await expect(sendBy(new Date(nextAt.getTime() + 5 * 60_000))).rejects.toThrow(/Reminder limit reached/);
+    const later = await remindersView(deps, otherLoan, new Date(nextAt.getTime() + 60_000));
+    expect(later.sendNow).toEqual({ perDay: 3, sentInLastDay: 3, nextAt: new Date(hoursAgo(3).getTime() + 24 * 3_600_000).toISOString() });
+    expect(api.config.remindersSentNowPerDay).toBe(3); // the default
   });
 
   it('gives a borrower who chose reminders in-app only the inbox row and no mail, and each person one row', async () => {

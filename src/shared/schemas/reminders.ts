@@ -35,6 +35,8 @@ export interface RemindersView {
   /** How many people with an account owe documents (the loan's borrowers, when any item is owed by them). */
   recipients: number;
   owed: OwedItemView[];
+  /** "Send reminder now": at most `perDay` in any 24 hours per loan; `nextAt` is when the next may go once they are used up (null: now). */
+  sendNow: { perDay: number; sentInLastDay: number; nextAt: string | null };
 }
 
 /** POST /api/loans/:loanId/reminders/send. */

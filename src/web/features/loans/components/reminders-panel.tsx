@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { REMINDER_POLICY } from '../../../../shared/domain/reminders';
 import { formatCalendarDate } from '../../../lib/dates';
 import { useFailureNotice } from '../../../lib/me-context';
@@ -13,7 +13,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /**
  * The loan's reminders (team only): the switch for the scheduled reminders,
  * when the last one went, and "Send reminder now", which the server allows
- * once a minute (a double click sends one).
+ * once a minute (a double click sends one) and a few times in any 24 hours
+ * per loan (REMINDERS_SENT_NOW_PER_DAY): once they are used up, the button
+ * is disabled and says when the next can go.
  */
 export function RemindersPanel({ loanId }: { loanId: string }) {
   const toast = useToast();
@@ -23,6 +25,24 @@ export function RemindersPanel({ loanId }: { loanId: string }) {
   const reminders = useReminders(loanId);
   const setReminders = useSetReminders(loanId);
   const sendNow = useSendReminderNow(loanId);
+  const limitId = useId();
+  const nextAt = reminders.data?.sendNow.nextAt ?? null;
+  const { refetch } = reminders;
+  // The view says `nextAt` only while the limit holds; when that moment passes, the button comes back and the view is asked again.
+  const [lifted, setLifted] = useState<string | null>(null);
+  useEffect(() => {
+    if (!nextAt) return;
+    const wait = Date.parse(nextAt) - Date.now();
+    if (wait > 2 ** 31 - 1) return;
+    const timer = setTimeout(
+      () => {
+        setLifted(nextAt);
+        void refetch();
+      },
+      Math.max(0, wait),
+    );
+    return () => clearTimeout(timer);
+  }, [nextAt, refetch]);
 
   if (reminders.isPending) return <Spinner />;
   if (reminders.isError) return <p className="text-sm text-slate-600">The reminders could not be loaded.</p>;
@@ -32,6 +52,7 @@ export function RemindersPanel({ loanId }: { loanId: string }) {
     .map((item) => item.nextReminderOn)
     .filter((day): day is string => day !== null)
     .sort()[0];
+  const limited = nextAt !== null && nextAt !== lifted;
 
   const toggle = () =>
     setReminders.mutate(!enabled, {
@@ -84,10 +105,22 @@ export function RemindersPanel({ loanId }: { loanId: string }) {
           </>
         ) : null}
       </dl>
-      <Button variant="secondary" size="sm" onClick={send} disabled={sendNow.isPending || view.owed.length === 0 || view.recipients === 0}>
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={send}
+        disabled={sendNow.isPending || view.owed.length === 0 || view.recipients === 0 || limited}
+        aria-describedby={limited ? limitId : undefined}
+      >
         {sendNow.isPending ? <Spinner /> : null}
         Send reminder now
       </Button>
+      {limited ? (
+        <p id={limitId} className="text-slate-600">
+          Reminder limit reached: {plural(view.sendNow.perDay, 'reminder')} sent by hand in the last 24 hours. The next can be sent from{' '}
+          <DateTime iso={nextAt} format="dateTime" />.
+        </p>
+      ) : null}
       {view.owed.length > 0 && view.recipients === 0 ? <p className="text-slate-600">Invite a borrower to send reminders.</p> : null}
     </div>
   );
