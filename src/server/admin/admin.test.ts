@@ -7,6 +7,7 @@ import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { setupApi, type Caller } from '../../test/api';
 import { backends } from '../../test/databases';
+import { formulaCells, readCsvAs } from '../../test/csv-reading';
 import { createAccount, createAdmin, createWaitlistEntry, signedIn, type Person } from '../../test/factories';
 import { cookieFrom } from '../../test/http';
 import { enrolTotp } from '../../test/people';
@@ -168,6 +169,18 @@ describe.each(backends)('admin console API on %s', (backend) => {
     ]);
     const dana = await asAdmin.get('/api/admin/waitlist.csv?q=keystone');
     expect(dana.body).toContain(`"Dana Broker","dana@keystone.test","'+1 555 010 0199","Keystone Lending",`);
+  });
+
+  it('exports no cell that starts a formula, read as a `,` or a `;` spreadsheet reads it, quotes honoured or not (issue 22)', async () => {
+    const response = await asAdmin.get('/api/admin/waitlist.csv');
+    expect(response.statusCode).toBe(200);
+    // The hostile entry is there (a formula name, a phone starting with @, the issue's cell behind a ; in the company)…
+    const quoted = readCsvAs(response.body, ',', 'quoted');
+    expect(quoted).toHaveLength(7 * 8);
+    expect(quoted).toContain(`Acme, "Quoted" Inc.;'=cmd|' /C calc'!A0;`);
+    expect(formulaCells(`"Acme;=cmd|' /C calc'!A0;"\r\n`)).not.toEqual([]);
+    // …and no reader finds a formula in any cell.
+    expect(formulaCells(response.body)).toEqual([]);
   });
 
   it('invites an entry as a broker: marks it invited and mails a link that opens a broker invitation', async () => {

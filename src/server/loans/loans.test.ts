@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../test/databases';
+import { formulaCells, readCsvAs } from '../../test/csv-reading';
 import { setupApi } from '../../test/api';
 import { addAssistant, addBorrower, createLoan, createTeamWithOwner, sampleLoan, type Person, type Team } from '../../test/factories';
 import type { ActivityView, LoanDetail, LoanView, PipelinePage } from '../../shared/schemas/loans';
@@ -247,6 +248,28 @@ describe.each(backends)('loan files on %s', (backend) => {
       /^"Zed Alpha","dana@borrower\.test","Zed;'=cmd\|' \/C calc'!A0;","1200 Barton Springs Rd, Austin, TX 78704","Purchase","100000\.00",/,
     );
     expect(lines[2]).toMatch(/^"'=HYPERLINK\(""x""\)",/);
+  });
+
+  it('exports no cell that starts a formula, read as a `,` or a `;` spreadsheet reads it, quotes honoured or not (issue 22)', async () => {
+    const t = await createTeamWithOwner(api, { name: 'Semicolon Lending' });
+    const hostile = "Zed;=cmd|' /C calc'!A0;";
+    // The reader finds the issue's cell when nothing defuses it.
+    expect(formulaCells(`"${hostile}"\r\n`)).not.toEqual([]);
+    await createLoan(api, t.teamId, t.owner, {
+      borrowerName: hostile,
+      borrowerEmail: 'zed@semicolon.test',
+      entityName: '+SUM(1);@A1,-2',
+      propertyStreet: '1 Main St;=HYPERLINK("http://evil.test")',
+      lenderLoanNumber: '-LN;\t=1',
+    });
+    const csv = await api.as(t.owner).get(`/api/teams/${t.teamId}/loans.csv`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain("Zed;'=cmd|' /C calc'!A0;");
+    expect(formulaCells(csv.body)).toEqual([]);
+    // Every cell quoted: the quoted reader sees 14 cells a line, the borrower's name whole.
+    const cells = readCsvAs(csv.body, ',', 'quoted');
+    expect(cells).toHaveLength(28);
+    expect(cells[14]).toBe("Zed;'=cmd|' /C calc'!A0;");
   });
 
   it('shows a borrower their loan through the projection and only the shared activity', async () => {
