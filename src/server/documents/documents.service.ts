@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Readable } from 'node:stream';
 import { ITEM_STATUS_LABELS, nextItemStatus, type ItemAction } from '../../shared/domain/checklist-status';
-import { CONVERTED_PREVIEW_TYPES, INLINE_PREVIEW_TYPES, UPLOAD_TTL_MS, type DocumentType } from '../../shared/domain/documents';
+import { CONVERTED_PREVIEW_TYPES, INLINE_PREVIEW_TYPES, UPLOAD_IDLE_MS, type DocumentType } from '../../shared/domain/documents';
 import { AppError } from '../../shared/errors';
 import type { StartUpload, StoredFileView, UploadView, VersionView, VersionsView } from '../../shared/schemas/documents';
 import { recordActivity } from '../activity/activity-log';
@@ -24,6 +24,7 @@ import { notify } from '../notifications/notify';
 import { teamMailBrand } from '../teams/team-brand';
 import { reviewMail, uploadedMail, type ReviewOutcome } from './documents.mail';
 import { createInspector, safeFileName } from './inspect';
+import { assertWithinUploadQuota } from './upload-quota';
 import { refreshLoanDocumentCounts } from '../checklist/document-counts';
 import { enqueuePreviews, needsConvertedPreview } from './previews';
 import { owedAgain } from '../reminders/owed-again';
@@ -77,6 +78,13 @@ export async function startUpload(deps: Deps, actor: Actor, loanId: string, item
   return deps.db.transaction(async (tx) => {
     const item = await mustLockItem(tx, loanId, itemId);
     assertTakesUploads(item);
+    const holder = actor.kind === 'link' ? { kind: 'link' as const, linkId: actor.linkId } : { kind: 'user' as const, userId: actor.userId };
+    await assertWithinUploadQuota(
+      tx,
+      deps.config.uploadQuota,
+      holder,
+      input.files.reduce((sum, file) => sum + file.size, 0),
+    );
     const [upload] = await tx
       .insert(documentUpload)
       .values({
@@ -85,7 +93,7 @@ export async function startUpload(deps: Deps, actor: Actor, loanId: string, item
         createdBy: actorId(actor),
         linkId: actor.kind === 'link' ? actor.linkId : null,
         files: input.files.map(({ name, size }) => ({ name, size })),
-        expiresAt: new Date(Date.now() + UPLOAD_TTL_MS),
+        expiresAt: new Date(Date.now() + UPLOAD_IDLE_MS),
       })
       .returning();
     return uploadView(upload!, [], max);
@@ -142,6 +150,11 @@ export async function storeFile(
     const type = await inspector.finish();
     const row = await deps.db.transaction(async (tx) => {
       const current = await mustFindUpload(tx, actor, ids.itemId, ids.uploadId, true);
+      // Each file that arrives gives the upload its idle time again; one left alone is swept (FILE_QUEUES.expireUploads).
+      await tx
+        .update(documentUpload)
+        .set({ expiresAt: new Date(Date.now() + UPLOAD_IDLE_MS) })
+        .where(eq(documentUpload.id, current.id));
       const replaced = await tx
         .delete(documentFile)
         .where(and(eq(documentFile.uploadId, current.id), eq(documentFile.position, ids.position), isNull(documentFile.versionId)))

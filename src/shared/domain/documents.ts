@@ -45,5 +45,9 @@ export type PreviewUnavailableReason = (typeof PREVIEW_UNAVAILABLE_REASONS)[numb
 export const MAX_FILES_PER_VERSION = 20;
 /** A file name is kept to this many characters (the extension survives). */
 export const MAX_FILE_NAME = 200;
-/** How long an upload may stay unfinished before it is swept. */
-export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long an unfinished upload may sit with nothing arriving before it
+ * expires and is swept (within 10 minutes): each file that arrives gives it
+ * this long again, so a slow phone's many files are never cut short.
+ */
+export const UPLOAD_IDLE_MS = 2 * 60 * 60 * 1000;

@@ -3,11 +3,19 @@ import type { JobHandler, RecurringJob } from '../jobs/worker';
 import { assertObjectKey } from '../storage/object-store';
 import type { FileVault } from './file-vault';
 import { FILE_QUEUES } from './file-objects';
-import { sweepStorage } from './sweep';
+import { deleteExpiredUploads, sweepStorage } from './sweep';
 
 const HOUR_MS = 60 * 60 * 1000;
-/** The sweep runs hourly; each run touches only what is more than a day old. */
-export const FILE_RECURRING_JOBS: RecurringJob[] = [{ queue: FILE_QUEUES.sweep, everyMs: HOUR_MS, maxAttempts: 3 }];
+const EXPIRE_UPLOADS_EVERY_MS = 10 * 60 * 1000;
+/**
+ * The sweep runs hourly and touches only objects more than a day old;
+ * unfinished uploads left idle (UPLOAD_IDLE_MS) are deleted every 10 minutes,
+ * so what they stored does not wait a day.
+ */
+export const FILE_RECURRING_JOBS: RecurringJob[] = [
+  { queue: FILE_QUEUES.sweep, everyMs: HOUR_MS, maxAttempts: 3 },
+  { queue: FILE_QUEUES.expireUploads, everyMs: EXPIRE_UPLOADS_EVERY_MS, maxAttempts: 3 },
+];
 
 function keysOf(payload: unknown): string[] {
   const keys = (payload as { keys?: unknown } | null)?.keys;
@@ -31,6 +39,10 @@ export function fileJobHandlers(context: {
     },
     [FILE_QUEUES.sweep]: async () => {
       await sweepStorage(context);
+    },
+    [FILE_QUEUES.expireUploads]: async () => {
+      const expired = await deleteExpiredUploads(context.db, new Date());
+      if (expired > 0) context.logger.info({ expiredUploads: expired }, 'unfinished uploads expired');
     },
   };
 }

@@ -15,6 +15,8 @@ import { enqueueJob } from '../jobs/outbox';
 export const FILE_QUEUES = {
   deleteObjects: 'files.delete-objects',
   sweep: 'files.sweep',
+  /** Every 10 minutes: unfinished uploads left idle past their expiry go, with their files (the hourly sweep does the rest). */
+  expireUploads: 'files.expire-uploads',
 } as const;
 
 /** Keys per deletion job: a payload stays small, and a big loan makes several jobs. */

@@ -29,7 +29,7 @@ interface SweepContext {
 }
 
 /** Deletes uploads that expired unfinished, a batch per transaction; their objects are queued for deletion in the same one. */
-async function deleteExpiredUploads(db: Db, now: Date, batch: number): Promise<number> {
+export async function deleteExpiredUploads(db: Db, now: Date, batch = 500): Promise<number> {
   let deleted = 0;
   for (;;) {
     const count = await db.transaction(async (tx) => {
