@@ -147,7 +147,10 @@ async function startServer(args, env, work, name) {
 export async function runUploads() {
   const work = mkdtempSync(path.join(tmpdir(), 'coverly-bench-uploads-'));
   const base = `http://127.0.0.1:${APP_PORT}`;
-  const env = appEnv({ port: APP_PORT, dataDir: path.join(work, 'data') }, { MAX_UPLOAD_MB: String(Math.ceil(SIZE / MB) + 16) });
+  const env = appEnv(
+    { port: APP_PORT, dataDir: path.join(work, 'data') },
+    { MAX_UPLOAD_MB: String(Math.ceil(SIZE / MB) + 16), UPLOAD_MB_PER_PERSON_PER_DAY: String(Math.ceil((SIZE * (ROUNDS + 1)) / MB) + 16) },
+  );
   const rounds = { app: { upload: [], download: [] }, bare: { upload: [], download: [] } };
   try {
     const seeded = JSON.parse(await runNode(['dist/server/cli.js', 'seed-demo', '--loans', '1', '--json'], env));
