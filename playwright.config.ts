@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,15 +14,45 @@ const dataDir = process.env.E2E_DATA_DIR;
 process.env.E2E_TEST_SUPPORT_SECRET ??= randomBytes(32).toString('base64url');
 const testSupportSecret = process.env.E2E_TEST_SUPPORT_SECRET;
 
-// E2E_PORT_BASE moves the three servers (3100–3102 by default), so two runs on one machine do not collide.
-const portBase = Number(process.env.E2E_PORT_BASE ?? 3100);
-export const E2E_PORT = portBase;
+// The three servers' ports: free ones, chosen when the run starts, so a run goes beside anything else
+// listening on this machine (another run, a dev server). The main process chooses them and hands them to
+// the workers, which evaluate this file again, through the environment, as the data folder above.
+// E2E_PORTS=3100,3101,3102 pins them.
+process.env.E2E_PORTS ??= freePorts().join(',');
+const [mainPort, limitedPort, accountsPort] = parsePorts(process.env.E2E_PORTS);
+export const E2E_PORT = mainPort;
 /** A second, white-labelled server with a tight waitlist rate limit. */
-export const E2E_LIMITED_PORT = portBase + 1;
+export const E2E_LIMITED_PORT = limitedPort;
 /** A third server whose first admin was invited from the CLI before it started. */
-export const E2E_ACCOUNTS_PORT = portBase + 2;
+export const E2E_ACCOUNTS_PORT = accountsPort;
 /** That first admin, as the README's quick start invites one. Every other test makes its people with the login fixture. */
 export const E2E_ADMIN_EMAIL = 'admin@coverly.test';
+
+/**
+ * Three different ports free on 127.0.0.1 now: the system's answer to listening on port 0, asked in a
+ * child process because a config is evaluated synchronously. Another program could take one in the
+ * seconds before its server starts; that start then fails plainly ("… is already used").
+ */
+function freePorts(): [number, number, number] {
+  const script = `
+    const net = require('node:net');
+    const servers = Array.from({ length: 3 }, () => net.createServer());
+    Promise.all(servers.map((s) => new Promise((resolve, reject) => s.once('error', reject).listen(0, '127.0.0.1', resolve)))).then(
+      () => { console.log(servers.map((s) => s.address().port).join(',')); for (const s of servers) s.close(); },
+      (error) => { console.error(error.message); process.exit(1); },
+    );`;
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+  if (result.status !== 0) throw new Error(`playwright.config.ts: no free ports for the e2e servers: ${result.stderr || result.error?.message}`);
+  return parsePorts(result.stdout);
+}
+
+function parsePorts(list: string): [number, number, number] {
+  const ports = list.trim().split(',').map(Number);
+  if (ports.length !== 3 || ports.some((port) => !Number.isInteger(port) || port <= 0 || port > 65_535) || new Set(ports).size !== 3) {
+    throw new Error(`playwright.config.ts: E2E_PORTS must be three different ports, as 3100,3101,3102 (it is "${list.trim()}")`);
+  }
+  return ports as [number, number, number];
+}
 
 const server = (port: number, name: string, env: Record<string, string>, command = 'node dist/server/main.js') => ({
   command,
