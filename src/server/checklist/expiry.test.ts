@@ -84,7 +84,10 @@ describe.each(backends)('expired documents on %s', (backend) => {
       `Approved, but this document is good only through ${addDays(documentDate, 60)}, before the closing on ${closing}: it is expired. Ask for a newer one.`,
     );
     const item = await itemByKey(loanId, 'bank-statements');
-    expect(item).toMatchObject({ status: 'expired', documentDate, version: answer.version });
+    const reason = `This document, dated ${documentDate}, is good only through ${addDays(documentDate, 60)}, before the closing on ${closing}. A newer one is needed.`;
+    expect(item).toMatchObject({ status: 'expired', documentDate, version: answer.version, reason });
+    // Its line says why, for the borrower too (issue 22: it read Expired with no reason).
+    expect((await items(loanId, borrower)).find((entry) => entry.id === itemId)).toMatchObject({ status: 'expired', reason });
 
     // The borrower reads both steps, the expiry without anybody's name.
     const page = (await api.as(borrower).get(`/api/loans/${loanId}/activity`)).json<ActivityPage>();
@@ -97,7 +100,7 @@ describe.each(backends)('expired documents on %s', (backend) => {
     // An expired item takes a newer document.
     const v2 = await uploadVersion(api, borrower, loanId, itemId, [{ name: 'newer.pdf', bytes: statement }]);
     expect(v2.number).toBe(2);
-    expect((await itemByKey(loanId, 'bank-statements')).status).toBe('uploaded');
+    expect(await itemByKey(loanId, 'bank-statements')).toMatchObject({ status: 'uploaded', reason: null });
   });
 
   it('keeps a document approved while it lasts past the closing, and expires it when the closing moves past its end', async () => {
@@ -110,7 +113,10 @@ describe.each(backends)('expired documents on %s', (backend) => {
     const later = addDays(today, 45);
     const moved = await api.as(harbor.owner).patch(`/api/loans/${created.id}`, { version: current.version, targetClosingDate: later });
     expect(moved.statusCode, moved.body).toBe(200);
-    expect((await itemByKey(created.id, 'bank-statements')).status).toBe('expired');
+    expect(await itemByKey(created.id, 'bank-statements')).toMatchObject({
+      status: 'expired',
+      reason: `This document, dated ${documentDate}, is good only through ${addDays(documentDate, 60)}, before the closing on ${later}. A newer one is needed.`,
+    });
     const { rows } = await expiredRows(created.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.data).toMatchObject({ validThrough: addDays(documentDate, 60), mustBeGoodOn: later });

@@ -52,6 +52,13 @@ export async function expireDocuments(db: Db, today: string, scope: { loanId?: s
     const result = (await tx.execute(sql`
       update checklist_item c
          set status = 'expired', version = c.version + 1, updated_at = now(), updated_by = null,
+             -- Why, on the item's line for the team and its borrowers (an upload or a reopening clears it).
+             reason = 'This document, dated ' || to_char(c.document_date, 'YYYY-MM-DD')
+                      || ', is good only through ' || to_char(c.document_date + c.validity_days, 'YYYY-MM-DD')
+                      || case when coalesce(l.target_closing_date, ${today}::date) > ${today}::date
+                              then ', before the closing on ' || to_char(l.target_closing_date, 'YYYY-MM-DD')
+                              else ', which has passed' end
+                      || '. A newer one is needed.',
              -- Owed again (reminders/owed-again.ts): its reminders start over.
              reminders_sent = 0, last_reminded_at = null, requested_at = now()
         from loan l

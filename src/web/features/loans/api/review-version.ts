@@ -9,6 +9,8 @@ import { refreshDocuments } from './list-versions';
 export interface ReviewedItem {
   status: ItemStatus;
   version: number;
+  /** An approval only: why the document, approved, is already Expired (too old for the closing), else null. */
+  notice?: string | null;
 }
 
 /**
@@ -31,9 +33,9 @@ export function useReviewVersion(loanId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (step: ReviewStep) => reviewVersion(loanId, step),
-    onSuccess: (item, { itemId }) =>
+    onSuccess: ({ status, version }, { itemId }) =>
       queryClient.setQueryData(checklistQueryOptions(loanId).queryKey, (list: ChecklistView<ChecklistItemView> | undefined) =>
-        list ? { ...list, items: list.items.map((entry) => (entry.id === itemId ? { ...entry, ...item } : entry)) } : list,
+        list ? { ...list, items: list.items.map((entry) => (entry.id === itemId ? { ...entry, status, version } : entry)) } : list,
       ),
     onSettled: () => refreshDocuments(queryClient, loanId),
   });

@@ -106,9 +106,11 @@ export function ItemDocuments({ loanId, item, maxFileBytes }: { loanId: string; 
           review.mutate(
             { step: 'approve', itemId: item.id, versionId: approving.id, version: item.version, documentDate },
             {
-              onSuccess: () => {
+              onSuccess: (reviewed) => {
                 setApproving(null);
-                toast({ title: 'Success!', description: `${item.label}: approved.` });
+                // Approved, but already too old for the closing: the item is Expired, and the server says why.
+                if (reviewed.notice) toast({ title: `${item.label}: expired`, description: reviewed.notice, variant: 'warning' });
+                else toast({ title: 'Success!', description: `${item.label}: approved.` });
               },
               onError: (error) => {
                 setApproving(null);
