@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { CreateLoan, LoanDetail } from '../src/shared/schemas/loans';
-import { expect, expectNoAxeViolations, mailedLink, readMailDrop, test, uniqueEmail } from './fixtures';
+import { expect, expectNoAxeViolations, MAIL_TIMEOUT, mailedLink, readMailDrop, test, uniqueEmail } from './fixtures';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -27,11 +27,14 @@ const sampleLoan: CreateLoan = {
 async function stageMail(to: string, stage: string): Promise<string> {
   let found = '';
   await expect
-    .poll(async () => {
-      const mails = (await readMailDrop('main')).map((m) => m.replace(/=\r?\n/g, '').replace(/\r?\n(?=[ \t])/g, ''));
-      found = mails.find((m) => m.includes(`To: ${to}`) && m.includes(`: ${stage}`)) ?? '';
-      return found;
-    })
+    .poll(
+      async () => {
+        const mails = (await readMailDrop('main')).map((m) => m.replace(/=\r?\n/g, '').replace(/\r?\n(?=[ \t])/g, ''));
+        found = mails.find((m) => m.includes(`To: ${to}`) && m.includes(`: ${stage}`)) ?? '';
+        return found;
+      },
+      { timeout: MAIL_TIMEOUT },
+    )
     .not.toBe('');
   return found;
 }

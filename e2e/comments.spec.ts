@@ -150,9 +150,12 @@ test.describe('the discussion on a loan', () => {
     await page.goto(`/app/loans/${loan.id}`);
     const discussion = page.getByRole('region', { name: 'Discussion' });
     await expect(discussion.getByText('No comments yet. Start the conversation.')).toBeVisible();
-    // The loan's activity answers 3 s late: the first comment shows in the discussion while its sending still settles.
+    // The loan's activity is held back until the test lets it through: the first comment shows in the discussion
+    // (the live stream) while its sending still settles.
+    let letActivityThrough: () => void = () => {};
+    const activityHeld = new Promise<void>((resolve) => (letActivityThrough = resolve));
     await page.route(`**/api/loans/${loan.id}/activity**`, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await activityHeld;
       await route.continue();
     });
     const composer = discussion.getByRole('textbox', { name: 'New comment' });
@@ -160,7 +163,11 @@ test.describe('the discussion on a loan', () => {
     await composer.fill('The appraisal is on Tuesday.');
     await composer.press('Control+Enter');
     await expect(threads.getByRole('article').filter({ hasText: 'The appraisal is on Tuesday.' })).toHaveCount(1);
-    // Typing at once: the composer holds what was sent until it is through, then takes the next one whole.
+    // Meanwhile the composer holds what was sent, read-only: nothing typed now could be emptied with it.
+    await expect(composer).toHaveValue('The appraisal is on Tuesday.');
+    await expect(composer).not.toBeEditable();
+    letActivityThrough();
+    // Typing at once: the composer takes the next one as soon as the first is through, and keeps it whole.
     await composer.fill('And the inspection on Wednesday.');
     await expect(composer).toHaveValue('And the inspection on Wednesday.');
     await discussion.getByRole('button', { name: 'Post comment' }).click();

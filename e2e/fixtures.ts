@@ -211,6 +211,13 @@ export async function borrowerJoinsOnPhone(
   return { email, context, page, errors };
 }
 
+/**
+ * How long a test waits for a mail to land in a mail drop: the server sends it from a job once the
+ * request's transaction has committed, which on a busy machine can take longer than the expect timeout
+ * (meant for what a page shows).
+ */
+export const MAIL_TIMEOUT = 30_000;
+
 /** The .eml files the server with `name` wrote to its mail drop, as text. */
 export async function readMailDrop(name: 'main' | 'limited' | 'accounts'): Promise<string[]> {
   const dir = path.join(process.env.E2E_DATA_DIR ?? '', name, 'mail');
@@ -228,11 +235,14 @@ export const uniqueEmail = (label: string) => `${label}.${Date.now().toString(36
 export async function mailedLink(server: 'main' | 'limited' | 'accounts', to: string, kind: 'invite' | 'reset-password' | 'upload'): Promise<string> {
   let link = '';
   await expect
-    .poll(async () => {
-      const mails = (await readMailDrop(server)).filter((m) => m.includes(`To: ${to}`)).map((m) => m.replace(/=\r?\n/g, ''));
-      link = mails.flatMap((m) => m.match(new RegExp(`http://127\\.0\\.0\\.1:\\d+/${kind}#[A-Za-z0-9_-]+`, 'g')) ?? []).at(-1) ?? '';
-      return link;
-    })
+    .poll(
+      async () => {
+        const mails = (await readMailDrop(server)).filter((m) => m.includes(`To: ${to}`)).map((m) => m.replace(/=\r?\n/g, ''));
+        link = mails.flatMap((m) => m.match(new RegExp(`http://127\\.0\\.0\\.1:\\d+/${kind}#[A-Za-z0-9_-]+`, 'g')) ?? []).at(-1) ?? '';
+        return link;
+      },
+      { timeout: MAIL_TIMEOUT },
+    )
     .not.toBe('');
   return link;
 }
@@ -244,6 +254,11 @@ export async function signOutOf(page: Page, personName: string) {
 }
 
 const STEP_MS = 30_000;
+/**
+ * How long a code must stay good after it is made: typing it in and sending it can take seconds on a busy
+ * machine, and a code the server gets after its window has passed is refused.
+ */
+const CODE_LIFE_MS = 15_000;
 /** The newest 30-second step each authenticator secret gave a code for, in this worker. */
 const usedSteps = new Map<string, number>();
 
@@ -258,7 +273,7 @@ export async function unusedTotpCode(secret: string): Promise<string> {
     const now = Date.now();
     const current = Math.floor(now / STEP_MS);
     // The previous step's code only early in a window, so it is still good when the request arrives.
-    const step = Math.max(now % STEP_MS < 25_000 ? current - 1 : current, (usedSteps.get(secret) ?? -Infinity) + 1);
+    const step = Math.max(now % STEP_MS < STEP_MS - CODE_LIFE_MS ? current - 1 : current, (usedSteps.get(secret) ?? -Infinity) + 1);
     if (step <= current + 1) {
       usedSteps.set(secret, step);
       return totpCode(secret, step * STEP_MS);

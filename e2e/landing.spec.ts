@@ -128,11 +128,16 @@ test.describe('/ landing page', () => {
     await page.goto('/', { waitUntil: 'commit' });
     await painted(page);
     await expect(page.getByTestId('counter')).toHaveCount(3);
-    await page.waitForTimeout(300);
+    const sampled = () => page.evaluate(() => (window as unknown as { counterSamples: number[][] }).counterSamples);
+    // The count is under way when the app arrives (on a busy machine it may be over by then: nothing goes back either way).
+    await expect.poll(async () => (await sampled()).at(-1) ?? [0, 0, 0]).not.toEqual([0, 0, 0]);
     release();
     await hydrated(page);
-    await page.waitForTimeout(COUNTER_ANIMATION_MS);
-    const samples = await page.evaluate(() => (window as unknown as { counterSamples: number[][] }).counterSamples);
+    // Frames drawn after the app took over, until the count has ended.
+    const atHydration = (await sampled()).length;
+    await expect.poll(async () => (await sampled()).length).toBeGreaterThan(atHydration + 2);
+    await expect.poll(async () => (await sampled()).at(-1)).toEqual([2, 50, 100]);
+    const samples = await sampled();
     expect(samples.length).toBeGreaterThan(10);
     expect(samples[0]).not.toEqual([2, 50, 100]);
     expect(samples.at(-1)).toEqual([2, 50, 100]);

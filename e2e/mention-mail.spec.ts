@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import type { LoanDetail } from '../src/shared/schemas/loans';
 import { TEST_SUPPORT_SECRET_ENV, TEST_SUPPORT_SECRET_HEADER } from '../src/server/test-support/test-support.schema';
 import { sampleLoan } from '../src/test/sample-loan';
-import { borrowerJoinsOnPhone, expect, expectNoAxeViolations, readMailDrop, serverUrl, test } from './fixtures';
+import { borrowerJoinsOnPhone, expect, expectNoAxeViolations, MAIL_TIMEOUT, readMailDrop, serverUrl, test } from './fixtures';
 
 const DESKTOP = { width: 1280, height: 900 };
 
@@ -65,11 +65,14 @@ test.describe('an @mention by e-mail', () => {
     expect(due.status(), await due.text()).toBe(200);
     let mail = '';
     await expect
-      .poll(async () => {
-        const mails = (await readMailDrop('main')).filter((m) => m.includes(`To: ${borrowerEmail}`) && m.includes(`#comment-${commentId}`));
-        mail = mails.at(-1)?.replace(/=\r?\n/g, '') ?? '';
-        return mail;
-      })
+      .poll(
+        async () => {
+          const mails = (await readMailDrop('main')).filter((m) => m.includes(`To: ${borrowerEmail}`) && m.includes(`#comment-${commentId}`));
+          mail = mails.at(-1)?.replace(/=\r?\n/g, '') ?? '';
+          return mail;
+        },
+        { timeout: MAIL_TIMEOUT },
+      )
       .not.toBe('');
     // A long header is folded onto the next line (RFC 5322): unfolded, it is one line.
     expect(mail.replace(/\r?\n[ \t]+/g, ' ')).toMatch(/^List-Unsubscribe: <http:\/\/127\.0\.0\.1:\d+\/unsubscribe\?token=[\w.-]+>$/m);

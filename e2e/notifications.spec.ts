@@ -2,7 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import type { ChecklistView } from '../src/shared/schemas/checklist';
 import type { CreateLoan, LoanDetail } from '../src/shared/schemas/loans';
 import type { NotificationPreferences } from '../src/shared/schemas/notifications';
-import { addSession, expect, expectNoAxeViolations, readMailDrop, test } from './fixtures';
+import { addSession, expect, expectNoAxeViolations, MAIL_TIMEOUT, readMailDrop, test } from './fixtures';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -93,12 +93,15 @@ test.describe('notifications', () => {
     // Each upload was mailed with a one-click unsubscribe; its link opens a page that asks first.
     let unsubscribe = '';
     await expect
-      .poll(async () => {
-        const mails = (await readMailDrop('main')).map((m) => m.replace(/=\r?\n/g, '').replace(/\r?\n(?=[ \t])/g, ''));
-        const mail = mails.find((m) => m.includes(`To: ${owner.email}`) && m.includes('List-Unsubscribe-Post: List-Unsubscribe=One-Click'));
-        unsubscribe = /List-Unsubscribe: <([^>]+)>/.exec(mail ?? '')?.[1] ?? '';
-        return unsubscribe;
-      })
+      .poll(
+        async () => {
+          const mails = (await readMailDrop('main')).map((m) => m.replace(/=\r?\n/g, '').replace(/\r?\n(?=[ \t])/g, ''));
+          const mail = mails.find((m) => m.includes(`To: ${owner.email}`) && m.includes('List-Unsubscribe-Post: List-Unsubscribe=One-Click'));
+          unsubscribe = /List-Unsubscribe: <([^>]+)>/.exec(mail ?? '')?.[1] ?? '';
+          return unsubscribe;
+        },
+        { timeout: MAIL_TIMEOUT },
+      )
       .toMatch(/\/unsubscribe\?token=/);
     const stranger = await browser.newContext({ baseURL, viewport: PHONE, isMobile: true, hasTouch: true });
     const phone = await stranger.newPage();

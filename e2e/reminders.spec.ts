@@ -1,7 +1,7 @@
 import { request as playwrightRequest } from '@playwright/test';
 import type { LoanDetail } from '../src/shared/schemas/loans';
 import { sampleLoan } from '../src/test/sample-loan';
-import { expect, expectNoAxeViolations, mailedLink, readMailDrop, test, uniqueEmail } from './fixtures';
+import { expect, expectNoAxeViolations, MAIL_TIMEOUT, mailedLink, readMailDrop, test, uniqueEmail } from './fixtures';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -53,7 +53,9 @@ test.describe('reminders for owed documents', () => {
     await expect(page.getByText('A reminder went to the borrowers less than a minute ago.')).toBeVisible();
     expect(refused).toHaveLength(1);
     await expect
-      .poll(async () => (await readMailDrop('main')).filter((mail) => mail.includes(`To: ${borrowerEmail}`) && mail.includes('a reminder')).length)
+      .poll(async () => (await readMailDrop('main')).filter((mail) => mail.includes(`To: ${borrowerEmail}`) && mail.includes('a reminder')).length, {
+        timeout: MAIL_TIMEOUT,
+      })
       .toBe(1);
 
     await page.setViewportSize(PHONE);

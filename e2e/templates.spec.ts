@@ -126,7 +126,8 @@ test.describe("the team's checklist template", () => {
 
     // With a mouse, drag and drop moves an item as the arrow buttons do, announced the same way (from the list's top, so nothing scrolls mid-drag).
     if (!isMobile) {
-      await page.getByRole('heading', { name: /^Items/ }).evaluate((heading) => heading.scrollIntoView());
+      // At once: the page scrolls smoothly otherwise, and a drag measured mid-scroll (slow on a busy machine) grabs another item.
+      await page.getByRole('heading', { name: /^Items/ }).evaluate((heading) => heading.scrollIntoView({ behavior: 'instant' }));
       await items(page).nth(0).dragTo(items(page).nth(2));
       await expect(page.getByText('Loan application (1003) moved to position 3 of 26')).toBeAttached();
       await expect(items(page).nth(2)).toContainText('Loan application (1003)');

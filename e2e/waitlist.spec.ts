@@ -1,5 +1,5 @@
 import { E2E_LIMITED_PORT } from '../playwright.config';
-import { expect, expectNoAxeViolations, readMailDrop, test, uniqueEmail } from './fixtures';
+import { expect, expectNoAxeViolations, MAIL_TIMEOUT, readMailDrop, test, uniqueEmail } from './fixtures';
 import { holdScripts, hydrated, painted } from './hold-scripts';
 
 test.describe('/join-waitlist', () => {
@@ -56,7 +56,7 @@ test.describe('/join-waitlist', () => {
     await expect(page.getByRole('link', { name: 'Back to Home' })).toHaveCount(1);
     await expectNoAxeViolations(page);
 
-    await expect.poll(async () => (await readMailDrop('main')).filter((m) => m.includes(email)).length).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await readMailDrop('main')).filter((m) => m.includes(email)).length, { timeout: MAIL_TIMEOUT }).toBeGreaterThanOrEqual(2);
     const mails = (await readMailDrop('main')).filter((m) => m.includes(email));
     expect(mails.some((m) => m.includes('To: team@coverly.test') && m.includes('Subject: New waitlist sign-up: Dana Broker'))).toBe(true);
     expect(mails.some((m) => m.includes(`To: ${email}`))).toBe(true);
@@ -155,7 +155,9 @@ test.describe('/join-waitlist before its scripts have run', () => {
     await page.getByRole('button', { name: 'Join Waitlist' }).click();
     await expect(page.getByRole('heading', { name: "You're on the list!" })).toBeVisible();
     await expect
-      .poll(async () => (await readMailDrop('main')).some((m) => m.includes(email) && m.includes('Subject: New waitlist sign-up: Early Typist')))
+      .poll(async () => (await readMailDrop('main')).some((m) => m.includes(email) && m.includes('Subject: New waitlist sign-up: Early Typist')), {
+        timeout: MAIL_TIMEOUT,
+      })
       .toBe(true);
   });
 
@@ -176,7 +178,9 @@ test.describe('/join-waitlist before its scripts have run', () => {
     release();
     await expect(page.getByRole('heading', { name: "You're on the list!" })).toBeVisible();
     await expect
-      .poll(async () => (await readMailDrop('main')).some((m) => m.includes(email) && m.includes('Subject: New waitlist sign-up: Eager Tapper')))
+      .poll(async () => (await readMailDrop('main')).some((m) => m.includes(email) && m.includes('Subject: New waitlist sign-up: Eager Tapper')), {
+        timeout: MAIL_TIMEOUT,
+      })
       .toBe(true);
     expect(navigations).toEqual([`GET ${baseURL}/join-waitlist`]);
   });
