@@ -88,6 +88,7 @@ export async function createInvitationIn(tx: Db, deps: InvitationSenderDeps, inp
       kind: 'invitation',
       // Not the loan's: they hold no role on it until they accept, and the inbox shows only loans they are on.
       loanId: null,
+      audience: null,
       inbox: { title: invitationTitle(mailInput, deps), body: `Open the invitation e-mail sent to ${invitation.email} to accept it.`, path: '/app' },
       mail: invitationMail(mailInput, deps),
     },

@@ -4,6 +4,7 @@ import { formatPropertyAddress } from '../../shared/domain/loan-fields';
 import type { Db } from '../db/client';
 import { recordActivity } from '../activity/activity-log';
 import { loan, loanParticipant, user } from '../db/schema';
+import { signalInbox } from '../platform/realtime/signals';
 
 /**
  * Grants a person one loan as borrower or co-borrower (accepting a loan
@@ -22,6 +23,8 @@ export async function joinLoan(
   if (inserted.length === 0) return;
   const [person] = await tx.select({ name: user.name }).from(user).where(eq(user.id, userId));
   await recordActivity(tx, loanId, { actorId: userId, kind: 'participant.joined', visibility: 'shared', data: { name: person?.name ?? '', role } });
+  // Rows of the loan written for borrowers show again to someone invited back: their open streams get the new count.
+  await signalInbox(tx, userId);
 }
 
 /** How many loans a person follows (GET /api/me: whether the app shows "My loans"). */

@@ -71,7 +71,15 @@ export function documentsRequestedJob({ db, config }: Pick<JobContext, 'db' | 'c
     await db.transaction((tx) =>
       notify(
         tx,
-        { userId, email: person.email, kind: 'documents_requested', loanId, inbox: { title, body: row.propertyStreet, path: noticePaths.loan(loanId) }, mail },
+        {
+          userId,
+          email: person.email,
+          kind: 'documents_requested',
+          loanId,
+          audience: 'shared',
+          inbox: { title, body: row.propertyStreet, path: noticePaths.loan(loanId) },
+          mail,
+        },
         config,
       ),
     );

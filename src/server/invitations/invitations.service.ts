@@ -21,6 +21,7 @@ import {
 import { hashInvitationToken } from '../accounts/invitation-tokens';
 import { joinLoan, loanPropertyOf } from '../accounts/loan-participants';
 import { recordAudit, type AuditEntry } from '../audit/audit';
+import { signalInbox } from '../platform/realtime/signals';
 
 export interface InvitationDeps {
   db: Db;
@@ -79,7 +80,9 @@ async function grantInvitedRole(tx: Db, claimed: Invitation, userId: string) {
       const current = await findTeamOfUser(tx, userId);
       if (current?.id === claimed.teamId) return;
       if (current) throw new AppError('conflict', `This account already belongs to ${current.name}; one account works in one team`);
-      return insertMember(tx, { teamId: claimed.teamId, userId, role: 'assistant' });
+      await insertMember(tx, { teamId: claimed.teamId, userId, role: 'assistant' });
+      // The team's inbox rows of its loans are theirs to read again (someone who comes back): their open streams get the new count.
+      return signalInbox(tx, userId);
     }
     case 'borrower':
     case 'co_borrower': {

@@ -84,6 +84,7 @@ async function notifyBorrowersOfStage(deps: LoanDeps, tx: Db, moved: LoanRow, fr
         email: recipient.email,
         kind: 'stage_change',
         loanId: moved.id,
+        audience: 'shared',
         inbox: { title: `Your loan for ${moved.propertyStreet} is at ${STAGE_LABELS[moved.stage]}`, path: noticePaths.loan(moved.id) },
         mail: stageChangeMail(recipient, moved, moved.stage, context),
       },

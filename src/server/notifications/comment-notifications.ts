@@ -8,9 +8,9 @@ import { checklistItem, comment, loan, loanParticipant, loanReadCursor, teamMemb
 import { enqueueJob } from '../platform/jobs/outbox';
 import type { JobHandler } from '../platform/jobs/worker';
 import { teamMailBrand } from '../teams/team-brand';
-import { commentDigestMail, commentSnippet, type DigestComment } from './notifications.mail';
+import { commentDigestMail, type DigestComment } from './notifications.mail';
 import { emailsKind, insertNotification } from './notifications.queries';
-import { mailNotice } from './notify';
+import { noticeMessage } from './notify';
 import { signalInbox } from '../platform/realtime/signals';
 
 /*
@@ -105,11 +105,14 @@ export async function queueCommentNotifications(
         : row.parentId
           ? `${author} replied in a thread on ${posted.street}`
           : `${author} commented on ${posted.street}`;
+    // No text: the inbox quotes the comment as it is when it is read (edited, or deleted and kept nowhere).
     await insertNotification(tx, {
       userId,
       kind,
       loanId: row.loanId,
-      data: { title, body: commentSnippet(row.body), path: noticePaths.comment(row.loanId, row.id), commentId: row.id },
+      audience: row.visibility === 'internal' ? 'team' : 'shared',
+      commentId: row.id,
+      data: { title, path: noticePaths.comment(row.loanId, row.id), commentId: row.id },
     });
     await signalInbox(tx, userId);
     if (!(await emailsKind(tx, userId, kind))) continue;
@@ -133,8 +136,13 @@ export async function queueCommentNotifications(
  * loan, the comments still there and still theirs to read, and only those
  * past their read cursor (the loan page moves it while they look at it), of
  * the kinds they still want by e-mail. One mail, or none.
+ *
+ * It sends the mail itself rather than queueing it: the comments' text is
+ * never stored in a job (a comment deleted later is kept nowhere), and a
+ * retry after a failed send writes the mail again from the comments as they
+ * are then.
  */
-export function commentDigestJob({ db, config }: Pick<JobContext, 'db' | 'config'>): JobHandler {
+export function commentDigestJob({ db, config, mailer }: Pick<JobContext, 'db' | 'config' | 'mailer'>): JobHandler {
   return async (payload) => {
     const { userId, loanId, commentIds, mentionedByEdit } = DigestPayloadSchema.parse(payload);
     const [found] = await db
@@ -180,8 +188,7 @@ export function commentDigestJob({ db, config }: Pick<JobContext, 'db' | 'config
     const kind: NotificationKind = unseen.every((c) => c.kind === 'mention') ? 'mention' : 'comment';
     const brand = teamMailBrand(team, config.publicUrl);
     const mail = commentDigestMail(found.person, found.loan, unseen, { publicUrl: config.publicUrl, brand, audience });
-    await db.transaction((tx) =>
-      mailNotice(tx, { userId, email: found.person.email, kind, loanId, inbox: { path: noticePaths.comment(loanId, unseen[0]!.id) }, mail }, config),
-    );
+    // Each comment was kept above only if this kind is wanted by e-mail: the preference is already decided.
+    await mailer.send(noticeMessage({ userId, email: found.person.email, kind, inbox: { path: noticePaths.comment(loanId, unseen[0]!.id) }, mail }, config));
   };
 }

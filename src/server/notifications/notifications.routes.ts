@@ -14,23 +14,34 @@ import {
 import { signedInUser } from '../access/access';
 import type { AppContext, Feature } from '../app-context';
 import type { Db } from '../db/client';
-import type { NotificationRow } from '../db/schema';
 import { parseInput } from '../platform/http/problem';
 import { signalInbox } from '../platform/realtime/signals';
 import { COMMENT_DIGEST_QUEUE, commentDigestJob } from './comment-notifications';
-import { countUnread, listNotifications, markAllRead, markRead, preferencesOf, setPreferences } from './notifications.queries';
+import { commentSnippet } from './notifications.mail';
+import { countUnread, listNotifications, markAllRead, markRead, preferencesOf, setPreferences, type InboxRow } from './notifications.queries';
 import { verifyUnsubscribeToken } from './unsubscribe-token';
 
 const FORM = 'application/x-www-form-urlencoded';
 
-function view(row: NotificationRow): NotificationView {
-  const data = row.data as { title?: unknown; body?: unknown; path?: unknown };
+/** What a row about a deleted comment says in place of its text, which is kept nowhere (decision 019). */
+const DELETED_COMMENT_BODY = 'This comment was deleted.';
+
+/** The body a row shows: a comment's quoted as it is now (its current text, or that it was deleted), anything else's as written. */
+function bodyOf({ row, quoted }: InboxRow): string | null {
+  if (row.commentId) return !quoted || quoted.deletedAt ? DELETED_COMMENT_BODY : commentSnippet(quoted.body);
+  const body = (row.data as { body?: unknown }).body;
+  return typeof body === 'string' ? body : null;
+}
+
+function view(source: InboxRow): NotificationView {
+  const { row } = source;
+  const data = row.data as { title?: unknown; path?: unknown };
   return {
     id: row.id,
     kind: row.kind,
     loanId: row.loanId,
     title: typeof data.title === 'string' ? data.title : '',
-    body: typeof data.body === 'string' ? data.body : null,
+    body: bodyOf(source),
     path: typeof data.path === 'string' ? data.path : '/app',
     createdAt: row.createdAt.toISOString(),
     readAt: row.readAt ? row.readAt.toISOString() : null,
@@ -93,7 +104,7 @@ export const notificationsFeature: Feature = {
       const page = rows.slice(0, limit);
       return {
         notifications: page.map(view),
-        nextBefore: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+        nextBefore: rows.length > limit ? (page.at(-1)?.row.id ?? null) : null,
         unread: await countUnread(db, userId),
       };
     });

@@ -5,15 +5,29 @@ import type { NotificationPage, NotificationPreferences } from '../../shared/sch
 import { setupApi } from '../../test/api';
 import { backends } from '../../test/databases';
 import { uploadVersion } from '../../test/documents';
-import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
+import {
+  addAssistant,
+  addBorrower,
+  createAccount,
+  createLoan,
+  createTeamWithOwner,
+  enrolAuthenticator,
+  signedIn,
+  type Person,
+  type Team,
+} from '../../test/factories';
 import { samplePng } from '../../test/sample-files';
 import { SmtpPeer } from '../../test/smtp-peer';
-import { comment, job, loan, loanParticipant, loanReadCursor, notification, notificationPreference } from '../db/schema';
+import { noticePaths } from '../../shared/domain/notifications';
+import { insertMember } from '../accounts/accounts.queries';
+import { joinLoan } from '../accounts/loan-participants';
+import { activity, comment, job, loan, loanParticipant, loanReadCursor, notification, notificationPreference } from '../db/schema';
 import { JobWorker } from '../platform/jobs/worker';
 import { createSmtpMailer } from '../platform/mail/mailer';
 import { jobSetup } from '../runtime';
 import { COMMENT_DIGEST_QUEUE } from './comment-notifications';
 import { notify } from './notify';
+import { unreadNotificationCount } from './unread-count';
 import { unsubscribeToken } from './unsubscribe-token';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -90,6 +104,7 @@ describe.each(backends)('notifications on %s', (backend) => {
       email: dana.email,
       kind: 'approved' as const,
       loanId,
+      audience: 'shared' as const,
       inbox: { title: 'Bank statements approved', path: `/app/loans/${loanId}` },
       mail: { subject: 'Harbor Lending: Bank statements approved', paragraphs: ['Hi Dana,', 'Approved.'], brand: { name: 'Harbor Lending' } },
     };
@@ -122,6 +137,7 @@ describe.each(backends)('notifications on %s', (backend) => {
             email: dana.email,
             kind: 'approved',
             loanId,
+            audience: 'shared',
             inbox: { title: 'x', path: '/app' },
             mail: { subject: 's', paragraphs: ['p'], brand: 'Coverly' },
           },
@@ -237,6 +253,7 @@ describe.each(backends)('notifications on %s', (backend) => {
             email: owner.email,
             kind: 'document_uploaded',
             loanId,
+            audience: 'team',
             inbox: { title: `Upload ${i}`, path: `/app/loans/${loanId}` },
             mail: null,
           },
@@ -316,7 +333,15 @@ describe.each(backends)('notifications on %s', (backend) => {
     await api.db.transaction((tx) =>
       notify(
         tx,
-        { userId: leaving.userId, email: leaving.email, kind: 'stage_change', loanId, inbox: { title: 'Your loan moved', path: '/app' }, mail: null },
+        {
+          userId: leaving.userId,
+          email: leaving.email,
+          kind: 'stage_change',
+          loanId,
+          audience: 'shared',
+          inbox: { title: 'Your loan moved', path: '/app' },
+          mail: null,
+        },
         api.config,
       ),
     );
@@ -489,6 +514,100 @@ describe.each(backends)('notifications on %s', (backend) => {
       await digestsDue();
       await runJobs();
       expect(mailsTo(cole.email)).toHaveLength(1);
+    });
+
+    it('quotes a comment as it is when the inbox is read: an edit shows its new text, a deletion shows it deleted, and no stored row or job keeps the text', async () => {
+      const thread = await post(dana, 'Where do I wire the deposit?');
+      const reply = await post(harbor.owner, 'Wire it to routing 021000021, account 99887766.', { parentId: thread.id, mentions: [cole.userId] });
+      const quoted = async (who: Person) => (await inbox(who)).notifications.find((n) => n.path.endsWith(`#comment-${reply.id}`));
+      expect(await quoted(dana)).toMatchObject({ kind: 'comment', body: 'Wire it to routing 021000021, account 99887766.' });
+      expect(await quoted(cole)).toMatchObject({ kind: 'mention', body: 'Wire it to routing 021000021, account 99887766.' });
+
+      await edit(harbor.owner, reply.id, 'Wire it to routing 021000021, account 11223344.', [cole.userId]);
+      for (const who of [dana, cole]) expect((await quoted(who))?.body).toBe('Wire it to routing 021000021, account 11223344.');
+      // The digests wait with ids only, and mail the text as it is when they run.
+      expect(JSON.stringify(await pendingDigests())).not.toContain('021000021');
+      await digestsDue();
+      await runJobs();
+      expect(mailsTo(dana.email)).toHaveLength(1);
+      expect(mailsTo(dana.email)[0]!.body).toContain('account 11223344');
+      expect(mailsTo(dana.email)[0]!.body).not.toContain('99887766');
+
+      const deleted = await api.as(harbor.owner).delete(`/api/loans/${loanId}/comments/${reply.id}`);
+      expect(deleted.statusCode).toBe(204);
+      for (const who of [dana, cole]) {
+        const row = await quoted(who);
+        expect(row).toMatchObject({ body: 'This comment was deleted.' });
+        expect(JSON.stringify(await inbox(who))).not.toContain('021000021');
+      }
+      // Nothing stored keeps it: not the inbox rows, not a job (the digests' mails included), not the activity.
+      for (const table of [notification, job, activity]) {
+        const rows = await api.db.select().from(table);
+        expect(JSON.stringify(rows), `the ${table === job ? 'job' : table === activity ? 'activity' : 'notification'} table`).not.toContain('021000021');
+      }
+    });
+
+    it('shows each row only while the reader’s role on the loan may read it: team member to borrower, borrower to team member, removed, invited again (the list, the counts and the stream’s count alike)', async () => {
+      const dock = (await createLoan(api, harbor.teamId, harbor.owner, { propertyStreet: '9 Dock Lane' })).id;
+      const tess = await addAssistant(api, harbor.teamId, { name: 'Tess Turned' });
+      const say = async (author: Person, body: string, options: { visibility?: 'internal'; mentions?: string[] } = {}) => {
+        const response = await api.as(author).post(`/api/loans/${dock}/comments`, { body, ...options });
+        expect(response.statusCode, response.body).toBe(201);
+        return noticePaths.comment(dock, response.json<{ id: string }>().id);
+      };
+      /** The paths of the person's rows about the dock loan, and every count of them: the inbox's, the count route's, the stream's. */
+      const seen = async (who: Person) => {
+        const page = await inbox(who);
+        const counted = (await api.as(who).get('/api/me/notifications/unread-count')).json<{ unread: number }>().unread;
+        expect([page.unread, counted, await unreadNotificationCount(api.db, who.userId)]).toEqual([
+          page.notifications.length,
+          page.notifications.length,
+          page.notifications.length,
+        ]);
+        return page.notifications.filter((n) => n.loanId === dock).map((n) => n.path);
+      };
+      const join = (who: Person, role: 'borrower' | 'co_borrower' = 'co_borrower') =>
+        api.db.transaction((tx) => joinLoan(tx, { loanId: dock, userId: who.userId, role, invitedBy: harbor.owner.userId }));
+      const leaveLoan = async (who: Person) => {
+        const left = await api.as(harbor.owner).delete(`/api/loans/${dock}/participants/${who.userId}`);
+        expect(left.statusCode, left.body).toBeLessThan(300);
+      };
+      const leaveTeam = async (who: Person) => {
+        const left = await api.as(harbor.owner).delete(`/api/teams/${harbor.teamId}/members/${who.userId}`);
+        expect(left.statusCode, left.body).toBe(204);
+      };
+
+      // Tess on the team: an internal note and a shared comment name her.
+      const note = await say(harbor.owner, 'Internal: the lender caps LTV at 70 percent for her.', { visibility: 'internal', mentions: [tess.userId] });
+      const shared = await say(harbor.owner, 'Tess, please check the lease.', { mentions: [tess.userId] });
+      expect(await seen(tess)).toEqual([shared, note]);
+      const noteRow = (await inbox(tess)).notifications.find((n) => n.path === note)!;
+
+      // Removed from the team: nothing of the loan.
+      await leaveTeam(tess);
+      expect(await seen(tess)).toEqual([]);
+      // Invited to the loan as co-borrower: the shared comment is hers to read, the internal note is not, nor is it hers to mark read.
+      await join(tess);
+      expect(await seen(tess)).toEqual([shared]);
+      expect(JSON.stringify(await inbox(tess))).not.toContain('LTV');
+      expect((await api.as(tess).post(`/api/me/notifications/${noteRow.id}/read`)).statusCode).toBe(404);
+      // Removed from the loan, then invited again.
+      await leaveLoan(tess);
+      expect(await seen(tess)).toEqual([]);
+      await join(tess);
+      expect(await seen(tess)).toEqual([shared]);
+
+      // The other way: a borrower who joins the team reads the team's rows as well as her own, and loses the team's when she leaves it.
+      const bo = await signedIn(api, await enrolAuthenticator(api, await createAccount(api, { name: 'Bo Both' })));
+      await join(bo, 'borrower');
+      const hers = await say(harbor.owner, 'Bo, the appraiser calls tomorrow.', { mentions: [bo.userId] });
+      expect(await seen(bo)).toEqual([hers]);
+      await insertMember(api.db, { teamId: harbor.teamId, userId: bo.userId, role: 'assistant' });
+      const teamNote = await say(harbor.owner, 'Internal: Bo, price it at 7.25.', { visibility: 'internal', mentions: [bo.userId] });
+      expect(await seen(bo)).toEqual([teamNote, hers]);
+      await leaveTeam(bo);
+      expect(await seen(bo)).toEqual([hers]);
+      expect(JSON.stringify(await inbox(bo))).not.toContain('7.25');
     });
 
     it('gives a borrower who left the loan nothing, queued or new', async () => {

@@ -1,4 +1,4 @@
-import { NOTIFICATION_KIND_LABELS, TRANSACTIONAL_KINDS, type NotificationKind } from '../../shared/domain/notifications';
+import { NOTIFICATION_KIND_LABELS, TRANSACTIONAL_KINDS, type NoticeAudience, type NotificationKind } from '../../shared/domain/notifications';
 import type { PublicConfig } from '../../shared/public-config';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -21,6 +21,12 @@ export interface Notice {
   email: string;
   kind: NotificationKind;
   loanId: string | null;
+  /**
+   * Whom it is written for on its loan (null with no loan): the loan's team only, or everyone on it.
+   * Its inbox row shows only while the person's role on the loan may read that (a team member who
+   * has become a borrower reads `shared` only; someone who left, nothing).
+   */
+  audience: NoticeAudience | null;
   /**
    * What the inbox row shows and where it links (a path under PUBLIC_URL), never a secret. `dedupKey`:
    * the same notice again (a loan's reminder to a person on one day) replaces the person's row with that key.
@@ -51,6 +57,7 @@ export async function notify(tx: Db, notice: Notice, config: NotifyConfig): Prom
       userId: notice.userId,
       kind: notice.kind,
       loanId: notice.loanId,
+      audience: notice.audience,
       data: { title: notice.inbox.title, ...(notice.inbox.body ? { body: notice.inbox.body } : {}), path: notice.inbox.path },
       dedupKey: notice.inbox.dedupKey,
     });
@@ -61,8 +68,7 @@ export async function notify(tx: Db, notice: Notice, config: NotifyConfig): Prom
 
 /**
  * Queues a notice's mail if its person wants this kind by e-mail, with the
- * footer every notification mail carries. The comment digest sends through
- * it too (its inbox rows were written when the comments were posted).
+ * footer every notification mail carries.
  */
 export async function mailNotice(tx: Db, notice: Omit<Notice, 'mail' | 'inbox'> & { inbox: { path: string }; mail: NoticeMail }, config: NotifyConfig) {
   const transactional = TRANSACTIONAL_KINDS.includes(notice.kind);

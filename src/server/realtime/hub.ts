@@ -311,6 +311,8 @@ export class RealtimeHub {
         if (!parsed) return;
         const affected = 'userId' in parsed ? [...(this.byUser.get(parsed.userId) ?? [])] : [...(this.channels.get(parsed.loanId)?.connections ?? [])];
         for (const connection of affected) void this.recheck(connection);
+        // Someone who left a team or a loan reads fewer inbox rows: their streams that stay (an inbox-only one) get the new count.
+        if ('userId' in parsed) void this.sendInbox(parsed.userId);
         return;
       }
       case 'coverly_presence':

@@ -4,6 +4,7 @@ import { setupApi } from '../../test/api';
 import { backends } from '../../test/databases';
 import { openStream, type TestStream } from '../../test/event-stream';
 import { addAssistant, addBorrower, createLoan, createTeamWithOwner, type Person, type Team } from '../../test/factories';
+import { joinLoan } from '../accounts/loan-participants';
 import { recordActivity } from '../activity/activity-log';
 import { ACCESS_CHANNEL, signalInbox } from '../platform/realtime/signals';
 import { eq, sql } from 'drizzle-orm';
@@ -288,7 +289,7 @@ describe.each(backends)('the live loan stream on %s', (backend) => {
     const start = stream.frames.length;
     await internalEdit('INBOX-ONLY-1');
     await api.db.transaction(async (tx) => {
-      await tx.insert(notification).values({ userId: team.owner.userId, kind: 'stage_change', loanId, data: {} } as typeof notification.$inferInsert);
+      await tx.insert(notification).values({ userId: team.owner.userId, kind: 'stage_change', loanId, audience: 'shared', data: {} });
       await signalInbox(tx, team.owner.userId);
     });
     const frame = await stream.next((f) => f.event === 'inbox', start);
@@ -305,10 +306,8 @@ describe.each(backends)('the live loan stream on %s', (backend) => {
     const unread = async () => (await api.as(borrower).get('/api/me/notifications/unread-count')).json<{ unread: number }>().unread;
     const before = await unread();
     await api.db.transaction(async (tx) => {
-      await tx.insert(notification).values({ userId: borrower.userId, kind: 'stage_change', loanId, data: {} } as typeof notification.$inferInsert);
-      await tx
-        .insert(notification)
-        .values({ userId: borrower.userId, kind: 'stage_change', loanId: elsewhere.id, data: {} } as typeof notification.$inferInsert);
+      await tx.insert(notification).values({ userId: borrower.userId, kind: 'stage_change', loanId, audience: 'shared', data: {} });
+      await tx.insert(notification).values({ userId: borrower.userId, kind: 'stage_change', loanId: elsewhere.id, audience: 'shared', data: {} });
       await signalInbox(tx, borrower.userId);
     });
     // An earlier test's inbox signal may still arrive first (NOTIFY is asynchronous): the frame that counts the new rows.
@@ -316,6 +315,26 @@ describe.each(backends)('the live loan stream on %s', (backend) => {
     expect(JSON.parse(frame.data!)).toEqual({ unread: before + 1 });
     expect(frame.id).toBeUndefined();
     expect(await unread()).toBe(before + 1);
+  });
+
+  it('tells a member removed from the team the count without the team’s rows, and counts the shared ones again when they join the loan as a borrower', async () => {
+    const member = await addAssistant(api, team.teamId, { name: 'Rae Removed' });
+    await api.db.transaction(async (tx) => {
+      await tx.insert(notification).values([
+        { userId: member.userId, kind: 'mention', loanId, audience: 'team', data: { title: 'An internal note' } },
+        { userId: member.userId, kind: 'mention', loanId, audience: 'shared', data: { title: 'A shared comment' } },
+      ]);
+      await signalInbox(tx, member.userId);
+    });
+    // The inbox alone (a page that shows no loan): nothing ends it when its reader leaves the team.
+    const stream = await open(member, '');
+    await stream.live();
+    await stream.next((f) => f.event === 'inbox' && JSON.parse(f.data!).unread === 2);
+    const removed = await api.as(team.owner).delete(`/api/teams/${team.teamId}/members/${member.userId}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    await stream.next((f) => f.event === 'inbox' && JSON.parse(f.data!).unread === 0);
+    await api.db.transaction((tx) => joinLoan(tx, { loanId, userId: member.userId, role: 'co_borrower', invitedBy: null }));
+    await stream.next((f) => f.event === 'inbox' && JSON.parse(f.data!).unread === 1);
   });
 
   it('shows who else views the loan: the team by name to the team, as the team to borrowers', async () => {

@@ -68,6 +68,7 @@ export async function queueReminderMail(tx: Db, input: ReminderMailInput, config
       email: to.email,
       kind: 'reminder',
       loanId: loan.id,
+      audience: 'shared',
       inbox: {
         title: items.length === 1 ? `Reminder: ${items[0]!.label} for ${loan.property}` : `Reminder: ${items.length} documents for ${loan.property}`,
         body: items.map((item) => item.label).join(', '),

@@ -16,6 +16,17 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
+/**
+ * Whom a notice about a loan is written for, kept on its inbox row and its
+ * mail: the loan's team alone (an internal comment, an upload to the
+ * assignee), or everyone on the loan (a shared comment, a stage change to the
+ * borrowers). A row shows, and a mail goes, only while its person's role on
+ * the loan may read that audience: a team member reads both, a borrower
+ * `shared` only.
+ */
+export const NOTICE_AUDIENCES = ['team', 'shared'] as const;
+export type NoticeAudience = (typeof NOTICE_AUDIENCES)[number];
+
 /** How a person hears about one kind: in the inbox only, or by e-mail too (the default). */
 export const NOTIFICATION_CHANNELS = ['in_app', 'email'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];

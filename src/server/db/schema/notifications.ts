@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { NOTIFICATION_KINDS } from '../../../shared/domain/notifications';
+import { NOTICE_AUDIENCES, NOTIFICATION_KINDS } from '../../../shared/domain/notifications';
 import { user } from './auth';
+import { comment } from './conversation';
 import { loan } from './loans';
 
 const inList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
@@ -13,6 +14,12 @@ const inList = (values: readonly string[]) => sql.raw(values.map((value) => `'${
  * links (loan, item, comment), never a secret. `dedup_key`: a notice that is
  * the same one again (a loan's reminder to a person on one day) replaces its
  * row instead of adding a second (`notify`).
+ *
+ * `audience` (for a row about a loan, and only then): whom it was written
+ * for, the loan's team or everyone on it; the row shows only while its person
+ * may read that audience on the loan now. `comment_id`: a row about a comment
+ * quotes it as it is when the inbox is read (its current text, or that it was
+ * deleted), so no row keeps a comment's text.
  */
 export const notification = pgTable(
   'notification',
@@ -27,6 +34,8 @@ export const notification = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     readAt: timestamp({ withTimezone: true }),
     dedupKey: text(),
+    audience: text({ enum: NOTICE_AUDIENCES }),
+    commentId: uuid().references(() => comment.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('notification_user_idx').on(t.userId, t.id),
@@ -36,7 +45,13 @@ export const notification = pgTable(
     index('notification_unread_idx')
       .on(t.userId)
       .where(sql`${t.readAt} is null`),
+    index('notification_comment_idx')
+      .on(t.commentId)
+      .where(sql`${t.commentId} is not null`),
     check('notification_kind_check', sql`${t.kind} in (${inList(NOTIFICATION_KINDS)})`),
+    check('notification_audience_check', sql`${t.audience} in (${inList(NOTICE_AUDIENCES)})`),
+    // A row about a loan says whom it is for; a row about none (an invitation) has nobody to check.
+    check('notification_loan_audience_check', sql`(${t.loanId} is null) = (${t.audience} is null)`),
   ],
 );
 export type NotificationRow = typeof notification.$inferSelect;
