@@ -57,7 +57,7 @@ export async function listMembers(db: Db, teamId: string) {
 
 export async function findMember(db: Db, teamId: string, userId: string) {
   const [row] = await db
-    .select({ userId: user.id, email: user.email, role: teamMember.role })
+    .select({ userId: user.id, email: user.email, name: user.name, role: teamMember.role })
     .from(teamMember)
     .innerJoin(user, eq(user.id, teamMember.userId))
     .where(and(eq(teamMember.teamId, teamId), eq(teamMember.userId, userId)));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import {
   ChangeRoleSchema,
+  RemoveMemberSchema,
   CreateTeamSchema,
   InviteAssistantSchema,
   LOGO_MAX_BYTES,
@@ -109,9 +110,11 @@ export const teamsFeature: Feature = {
       return reply.status(204).send();
     });
 
-    app.delete('/api/teams/:teamId/members/:userId', { config: { access: 'team-owner' } }, async (request, reply) => {
+    app.delete('/api/teams/:teamId/members/:userId', { bodyLimit: 4096, config: { access: 'team-owner' } }, async (request, reply) => {
       const { teamId, userId } = parseInput(MemberParams, request.params);
-      await teams.removeMember(deps, signedInUser(request), teamId, userId, auditOrigin(request));
+      // An optional body names the member who takes over their loans; without one they are left unassigned.
+      const { handOverTo } = parseInput(RemoveMemberSchema, request.body ?? {});
+      await teams.removeMember(deps, signedInUser(request), teamId, userId, auditOrigin(request), { handOverTo });
       return reply.status(204).send();
     });
 

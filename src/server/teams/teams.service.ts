@@ -4,6 +4,7 @@ import { AppError, invalidField } from '../../shared/errors';
 import { LOGO_MAX_BYTES, type CreateTeam, type TeamMembers, type TeamView, type UpdateTeamSchema } from '../../shared/schemas/teams';
 import { recordAudit, type AuditEntry } from '../audit/audit';
 import type { Db } from '../db/client';
+import { releaseAssignments } from '../accounts/assignments';
 import { createInvitationIn } from '../accounts/invitations';
 import * as accounts from '../accounts/accounts.queries';
 import { logoVersion, sniffLogoType } from './logo';
@@ -185,21 +186,37 @@ export async function changeRole(deps: TeamDeps, principal: SignedInPrincipal, t
   });
 }
 
-/** Removes a member. Access is checked on every request, so their open sessions lose the team at once. */
-export async function removeMember(deps: TeamDeps, principal: SignedInPrincipal, teamId: string, userId: string, origin: Origin) {
+/**
+ * Removes a member. Access is checked on every request, so their open sessions
+ * lose the team at once. In the same transaction the loans assigned to them go
+ * to `handOverTo` (another member) or to nobody, so no mail about them is
+ * queued to the person who left (and one already queued is not sent: the mail
+ * job checks membership when it sends, decision 021).
+ */
+export async function removeMember(
+  deps: TeamDeps,
+  principal: SignedInPrincipal,
+  teamId: string,
+  userId: string,
+  origin: Origin,
+  { handOverTo }: { handOverTo?: string | undefined } = {},
+) {
   await deps.db.transaction(async (tx) => {
     const owners = await q.lockOwners(tx, teamId);
     const member = await q.findMember(tx, teamId, userId);
     if (!member) throw new AppError('not_found', 'No member with this id in your team');
     if (member.role === 'owner' && owners <= 1) throw new AppError('conflict', LAST_OWNER);
+    const heir = handOverTo === undefined ? null : handOverTo === userId ? undefined : await q.findMember(tx, teamId, handOverTo);
+    if (heir === undefined) throw invalidField('handOverTo', 'Choose another member of your team to take over their loans');
     await q.deleteMember(tx, teamId, userId);
+    const handedOver = await releaseAssignments(tx, { teamId, userId, to: heir && { id: heir.userId, name: heir.name }, by: principal.userId });
     await recordAudit(tx, {
       action: 'member.removed',
       actor: actorOf(principal),
       subject: { id: member.userId, email: member.email },
       teamId,
       origin,
-      data: { role: member.role },
+      data: { role: member.role, ...(handedOver > 0 ? { loans: handedOver, ...(heir ? { handedOverTo: heir.userId } : {}) } : {}) },
     });
   });
 }

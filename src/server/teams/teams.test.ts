@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ActivityPage, LoanDetail } from '../../shared/schemas/loans';
 import type { Me } from '../../shared/schemas/me';
 import { LOGO_MAX_BYTES, type TeamMembers, type TeamView } from '../../shared/schemas/teams';
 import { buildApp } from '../app';
@@ -11,7 +12,7 @@ import { MAIL_QUEUE } from '../platform/mail/mail-jobs';
 import type { MailMessage } from '../platform/mail/mailer';
 import { setupApi, type Caller, type Who } from '../../test/api';
 import { backends } from '../../test/databases';
-import { createAccount, createBroker, createCast, enrolAuthenticator, sampleLoan } from '../../test/factories';
+import { addAssistant, createAccount, createBroker, createCast, createLoan, createTeamWithOwner, enrolAuthenticator, sampleLoan } from '../../test/factories';
 import { gifBytes, jpegBytes, pngOfSize, svgBytes, tinyPng, webpBytes } from '../../test/fixtures/images';
 import { cookieFrom } from '../../test/http';
 import { enrolTotp, invitationTokenFor, PEOPLE_PASSWORD, type People } from '../../test/people';
@@ -634,6 +635,45 @@ describe.each(backends)('teams and their members on %s', (backend) => {
       expect(me.json()).toMatchObject({ user: { email: 'ivy@teams.test' }, team: null, mustEnrolMfa: false });
       expect((await membersOf(people.ownerA.cookie, people.teamA)).members.some((m) => m.userId === ivy.userId)).toBe(false);
       expect((await api.as(people.ownerA).delete(`/api/teams/${people.teamA}/members/${ivy.userId}`)).statusCode).toBe(404);
+    });
+
+    it('takes a removed member off the loans assigned to them in the same transaction: left unassigned, or handed to the member the owner names', async () => {
+      const harbor = await createTeamWithOwner(api, { name: 'Handover Lending' });
+      const [quinn, rosa, sam] = await Promise.all(['Quinn Leaving', 'Rosa Staying', 'Sam Leaving'].map((name) => addAssistant(api, harbor.teamId, { name })));
+      const quinns = [
+        await createLoan(api, harbor.teamId, harbor.owner, { assigneeId: quinn!.userId }),
+        await createLoan(api, harbor.teamId, harbor.owner, { assigneeId: quinn!.userId }),
+      ];
+      const rosas = await createLoan(api, harbor.teamId, harbor.owner, { assigneeId: rosa!.userId });
+      const sams = await createLoan(api, harbor.teamId, harbor.owner, { assigneeId: sam!.userId });
+      const loanOf = async (id: string) => (await api.as(harbor.owner).get(`/api/loans/${id}`)).json<LoanDetail>();
+      const assignedRows = async (id: string) =>
+        (await api.as(harbor.owner).get(`/api/loans/${id}/activity`)).json<ActivityPage>().items.filter((row) => row.kind === 'loan.assigned');
+      const remove = (userId: string, body?: object) => api.as(harbor.owner).delete(`/api/teams/${harbor.teamId}/members/${userId}`, body);
+
+      // Handing over to someone who is not on the team (another team's owner, nobody, the person leaving) is refused, naming the field, and removes nobody.
+      for (const handOverTo of [people.ownerB.userId, NO_SUCH_USER, quinn!.userId]) {
+        const refused = await remove(quinn!.userId, { handOverTo });
+        expect(refused.statusCode, handOverTo).toBe(400);
+        expect(refused.json().errors[0].field).toBe('handOverTo');
+      }
+      expect((await loanOf(quinns[0]!.id)).assigneeId).toBe(quinn!.userId);
+      expect((await membersOf(harbor.owner.cookie, harbor.teamId)).members.some((m) => m.userId === quinn!.userId)).toBe(true);
+
+      const handed = await remove(quinn!.userId, { handOverTo: rosa!.userId });
+      expect(handed.statusCode, handed.body).toBe(204);
+      for (const before of quinns) {
+        const now = await loanOf(before.id);
+        expect(now).toMatchObject({ assigneeId: rosa!.userId, version: before.version + 1 });
+        expect((await assignedRows(before.id))[0]?.data).toEqual({ to: 'Rosa Staying' });
+      }
+      expect((await loanOf(rosas.id)).version).toBe(rosas.version);
+
+      // Without one, the loans are left to nobody, and say who took them off.
+      expect((await remove(sam!.userId)).statusCode).toBe(204);
+      expect(await loanOf(sams.id)).toMatchObject({ assigneeId: null, assignee: null, version: sams.version + 1 });
+      expect((await assignedRows(sams.id))[0]).toMatchObject({ actor: { id: harbor.owner.userId }, data: { to: null } });
+      expect((await loanOf(rosas.id)).assigneeId).toBe(rosa!.userId);
     });
   });
 

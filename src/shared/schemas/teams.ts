@@ -105,4 +105,18 @@ export type InviteAssistant = z.infer<typeof InviteAssistantSchema>;
 export const ChangeRoleSchema = z.strictObject({ role: TeamRoleSchema });
 export type ChangeRole = z.infer<typeof ChangeRoleSchema>;
 
+/**
+ * `DELETE /api/teams/:teamId/members/:userId` may name another member to hand
+ * the leaving member's loans to; without one (or without a body) they are left
+ * unassigned.
+ */
+export const RemoveMemberSchema = z.strictObject({
+  handOverTo: z
+    .string({ error: 'Choose a member of your team' })
+    .min(1, { error: 'Choose a member of your team' })
+    .max(64, { error: 'Not a member id' })
+    .optional(),
+});
+export type RemoveMember = z.infer<typeof RemoveMemberSchema>;
+
 export const TeamIdParamsSchema = z.object({ teamId: z.uuid({ error: 'Not a team id' }) });

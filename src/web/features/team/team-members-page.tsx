@@ -9,6 +9,7 @@ import { useFailureNotice, useMe } from '../../lib/me-context';
 import { plural } from '../../lib/plural';
 import { useDocumentTitle } from '../../lib/use-page-title';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { SelectField } from '../../ui/field';
 import { LoadFailed } from '../../ui/load-failed';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toast';
@@ -59,6 +60,8 @@ function Members({ me, team }: { me: Me; team: TeamView }) {
   const [busyInvitations, setBusyInvitations] = useState<ReadonlySet<string>>(new Set());
   const [pending, setPending] = useState<Pending | null>(null);
   const [confirming, setConfirming] = useState(false);
+  /** Who takes over the loans assigned to the member being removed: another member's id, or '' for nobody. */
+  const [handOverTo, setHandOverTo] = useState('');
 
   // Removed from the team: the shell reads who this is again and says so.
   if (members.error instanceof ApiError && members.error.status === 404) return <TeamUnavailable />;
@@ -87,7 +90,10 @@ function Members({ me, team }: { me: Me; team: TeamView }) {
 
   function onMemberAction(action: MemberAction, member: TeamMemberView) {
     if (action === 'promote') void promote(member);
-    else setPending({ action, member });
+    else {
+      setHandOverTo('');
+      setPending({ action, member });
+    }
   }
 
   async function confirmPending() {
@@ -99,7 +105,7 @@ function Members({ me, team }: { me: Me; team: TeamView }) {
         await changeRole.mutateAsync({ userId: member.userId, role: 'assistant' });
         toast({ title: 'Success!', description: isMe(member) ? 'You are now an assistant.' : `${member.name} is now an assistant.` });
       } else {
-        await removeMember.mutateAsync(member.userId);
+        await removeMember.mutateAsync({ userId: member.userId, ...(handOverTo ? { handOverTo } : {}) });
         // The row whose button opened the dialog is gone: once the dialog has closed, keep the keyboard's place in the list.
         setTimeout(() => membersHeading.current?.focus(), 0);
         toast({ title: 'Success!', description: isMe(member) ? `You have left ${team.name}.` : `${member.name} has been removed from the team.` });
@@ -170,6 +176,25 @@ function Members({ me, team }: { me: Me; team: TeamView }) {
         onClose={() => setPending(null)}
       >
         <p>{dialog?.body}</p>
+        {pending?.action === 'remove' && data ? (
+          <SelectField
+            label={isMe(pending.member) ? 'Your loans go to' : 'Their loans go to'}
+            hint="The loans assigned to whoever leaves go to this member at once; nothing about them is mailed to someone who has left."
+            className="mt-4"
+            value={handOverTo}
+            disabled={confirming}
+            onChange={(event) => setHandOverTo(event.target.value)}
+          >
+            <option value="">Nobody: leave them unassigned</option>
+            {data.members
+              .filter((member) => member.userId !== pending.member.userId)
+              .map((member) => (
+                <option key={member.userId} value={member.userId}>
+                  {member.name}
+                </option>
+              ))}
+          </SelectField>
+        ) : null}
       </ConfirmDialog>
     </>
   );
