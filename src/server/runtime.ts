@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { mayReadOnLoan } from './accounts/loan-audience';
 import { buildApp } from './app';
 import type { JobContext } from './app-context';
 import { loadCommonPasswords } from './auth/password-policy';
@@ -73,7 +74,8 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: { w
 export function jobSetup(context: JobContext): { handlers: Record<string, JobHandler>; recurring: RecurringJob[] } {
   return {
     handlers: mergeJobHandlers(
-      { [MAIL_QUEUE]: mailJobHandler(context.mailer), ...fileJobHandlers(context) },
+      // A mail to someone about a loan goes only if, when it is sent, they may still read what it is about (decision 021).
+      { [MAIL_QUEUE]: mailJobHandler(context.mailer, (recipient) => mayReadOnLoan(context.db, recipient)), ...fileJobHandlers(context) },
       ...features.map((feature) => feature.jobs?.(context) ?? {}),
     ),
     recurring: [...FILE_RECURRING_JOBS, ...features.flatMap((feature) => feature.recurring ?? [])],

@@ -65,7 +65,10 @@ async function notifyAssignee(
   if (!assignee || assignee.id === by.userId) return;
   const team = await findTeam(tx, row.teamId);
   if (!team) return;
-  await enqueueMail(tx, assignmentMail(assignee, row, by.name, { publicUrl: deps.publicUrl, brand: teamMailBrand(team, deps.publicUrl) }));
+  // Sent only while they are on the loan's team when the job runs: a member removed meanwhile is not mailed the loan.
+  await enqueueMail(tx, assignmentMail(assignee, row, by.name, { publicUrl: deps.publicUrl, brand: teamMailBrand(team, deps.publicUrl) }), {
+    recipient: { userId: assignee.id, loanId: row.id, audience: 'team' },
+  });
 }
 
 /** Tells the loan's borrowers and co-borrowers of its new stage (see `mailsBorrowers` for which moves), in the team's branding. */

@@ -352,6 +352,36 @@ describe.each(backends)('notifications on %s', (backend) => {
     expect(after.unread).toBe(0);
   });
 
+  it('mails a team member only while they are on the team: what was queued before their removal is not sent, and the loans assigned to them are theirs no more', async () => {
+    const max = await addAssistant(api, harbor.teamId, { name: 'Max Leaving', email: `max-${backend}@notify.test` });
+    // Opened by the owner and assigned to Max: his assignment mail waits in the outbox.
+    const quay = await createLoan(api, harbor.teamId, harbor.owner, { propertyStreet: '3 Quay Street', assigneeId: max.userId });
+    const pat = await addBorrower(api, quay.id, { name: 'Pat Borrower' });
+    const items = (await api.as(harbor.owner).get(`/api/loans/${quay.id}/checklist`)).json<ChecklistView>().items;
+    const [first, second] = items.filter((i) => i.borrowerVisible && i.provider === 'borrower');
+    // Pat uploads: the assignee's mail is queued with the upload.
+    await uploadVersion(api, pat, quay.id, first!.id, [{ name: 'id.png', bytes: samplePng() }]);
+    expect((await api.db.select().from(job).where(eq(job.status, 'pending'))).some((j) => JSON.stringify(j.payload).includes(max.email))).toBe(true);
+
+    // The owner removes Max before the worker runs.
+    const removed = await api.as(harbor.owner).delete(`/api/teams/${harbor.teamId}/members/${max.userId}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    await runJobs();
+    expect(mailsTo(max.email)).toHaveLength(0);
+    // The loan is nobody's now, so the next upload is nobody's mail either.
+    const now = await api.as(harbor.owner).get(`/api/loans/${quay.id}`);
+    expect(now.json()).toMatchObject({ assigneeId: null, assignee: null });
+    await uploadVersion(api, pat, quay.id, second!.id, [{ name: 'lease.png', bytes: samplePng() }]);
+    await runJobs();
+    expect(mailsTo(max.email)).toHaveLength(0);
+    // A borrower's mail checks the same at send time: one who left the loan before it went gets nothing.
+    const moved = await api.as(harbor.owner).post(`/api/loans/${quay.id}/stage`, { from: 'lead', to: 'application' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await api.db.delete(loanParticipant).where(and(eq(loanParticipant.loanId, quay.id), eq(loanParticipant.userId, pat.userId)));
+    await runJobs();
+    expect(mailsTo(pat.email)).toHaveLength(0);
+  });
+
   describe('comments', () => {
     /**
      * Posts through the comments API, as the loan page does: the comment,

@@ -23,8 +23,8 @@ export interface Notice {
   loanId: string | null;
   /**
    * Whom it is written for on its loan (null with no loan): the loan's team only, or everyone on it.
-   * Its inbox row shows only while the person's role on the loan may read that (a team member who
-   * has become a borrower reads `shared` only; someone who left, nothing).
+   * Its inbox row shows, and its mail is sent, only while the person's role on the loan may read that
+   * (a team member who has become a borrower reads `shared` only; someone who left, nothing).
    */
   audience: NoticeAudience | null;
   /**
@@ -68,14 +68,19 @@ export async function notify(tx: Db, notice: Notice, config: NotifyConfig): Prom
 
 /**
  * Queues a notice's mail if its person wants this kind by e-mail, with the
- * footer every notification mail carries.
+ * footer every notification mail carries. A mail to a person about a loan
+ * names them, the loan and the audience as its recipient: the job that sends
+ * it checks they may still read that (decision 021), so a member removed from
+ * the team, or a borrower from the loan, before it goes is not sent it.
  */
 export async function mailNotice(tx: Db, notice: Omit<Notice, 'mail' | 'inbox'> & { inbox: { path: string }; mail: NoticeMail }, config: NotifyConfig) {
   const transactional = TRANSACTIONAL_KINDS.includes(notice.kind);
   if (!transactional && notice.userId && !(await emailsKind(tx, notice.userId, notice.kind))) return;
+  const { userId, loanId, audience } = notice;
   await enqueueMail(tx, noticeMessage(notice, config), {
     ...(notice.mail.secret ? { secret: true } : {}),
     ...(notice.mail.dedupKey ? { dedupKey: notice.mail.dedupKey } : {}),
+    ...(userId && loanId && audience ? { recipient: { userId, loanId, audience } } : {}),
   });
 }
 

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { NOTICE_AUDIENCES } from '../../../shared/domain/notifications';
 import { escapeHtml } from '../../../shared/html';
 import type { Db } from '../../db/client';
 import { enqueueJob } from '../jobs/outbox';
@@ -6,25 +8,53 @@ import { MailMessageSchema, type MailMessage, type Mailer } from './mailer';
 
 export const MAIL_QUEUE = 'mail.send';
 
+/** The payload key naming whom a mail is for on a loan; the handler checks it before sending, and never sends it on. */
+export const MAIL_RECIPIENT_KEY = '$recipient';
+
+/**
+ * Whom a mail about a loan is for: a person, the loan, and the audience it
+ * was written for there (the loan's team, or everyone on it). The job that
+ * sends it asks whether that person may still read that audience on the loan.
+ */
+export const MailRecipientSchema = z.object({ userId: z.string().min(1), loanId: z.string().min(1), audience: z.enum(NOTICE_AUDIENCES) });
+export type MailRecipient = z.infer<typeof MailRecipientSchema>;
+
+/** Asks, at send time, whether a mail's recipient may still read what it is about (accounts/loan-audience.ts, wired by the runtime). */
+export type MayReceive = (recipient: MailRecipient) => Promise<boolean>;
+
 /**
  * Queues an e-mail in the caller's transaction; the worker sends it after
  * commit, with retries. `secret`: the mail carries a link that works as a key
  * (an invitation, a password reset), so its text and HTML leave the outbox
  * once it is sent; its addressee and subject stay until the job is pruned.
+ * `dedupKey`: while a mail of that key still waits, queueing another replaces
+ * it rather than sending both. `recipient`: a mail to a person about a loan
+ * (a team member's, a borrower's) is sent only if, when its job runs, they
+ * may still read what it was written for there.
  */
-/**
- * Queues a mail in the caller's transaction. `dedupKey`: while a mail of that
- * key still waits, queueing another replaces it rather than sending both.
- */
-export function enqueueMail(db: Db, message: MailMessage, { secret = false, dedupKey }: { secret?: boolean; dedupKey?: string } = {}) {
-  return enqueueJob(db, MAIL_QUEUE, MailMessageSchema.parse(message), {
+export function enqueueMail(
+  db: Db,
+  message: MailMessage,
+  { secret = false, dedupKey, recipient }: { secret?: boolean; dedupKey?: string; recipient?: MailRecipient } = {},
+) {
+  const payload = { ...MailMessageSchema.parse(message), ...(recipient ? { [MAIL_RECIPIENT_KEY]: MailRecipientSchema.parse(recipient) } : {}) };
+  return enqueueJob(db, MAIL_QUEUE, payload, {
     ...(secret ? { secretFields: ['text', 'html'] } : {}),
     ...(dedupKey ? { dedupKey } : {}),
   });
 }
 
-export function mailJobHandler(mailer: Mailer): JobHandler {
+/**
+ * Sends a queued mail. One with a recipient is first checked with
+ * `mayReceive`: when they may no longer read what it is about (removed from
+ * the team or the loan since it was queued), it is not sent, and the job ends
+ * done. The runtime's worker always passes it (`jobSetup`); a test's worker
+ * that only delivers may leave it out.
+ */
+export function mailJobHandler(mailer: Mailer, mayReceive?: MayReceive): JobHandler {
   return async (payload) => {
+    const recipient = (payload as Record<string, unknown>)[MAIL_RECIPIENT_KEY];
+    if (recipient !== undefined && mayReceive && !(await mayReceive(MailRecipientSchema.parse(recipient)))) return;
     await mailer.send(MailMessageSchema.parse(payload));
   };
 }
