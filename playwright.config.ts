@@ -83,8 +83,13 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
   workers: 2,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Sized for a busy machine (two cores at a load of 20), where the same tests take several times as long.
+  // Every wait is for a state, so a longer limit costs a passing test nothing. An expect waits up to 30 s:
+  // there the first render of an app page (its lazily loaded route, then its requests) took up to 18 s. A
+  // test has 60 s, or the limit it declares for the long work it does (several people, PDFs drawn); the
+  // time of its axe scans does not count (expectNoAxeViolations in e2e/fixtures.ts).
+  timeout: 60_000,
+  expect: { timeout: 30_000 },
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     trace: 'retain-on-failure',

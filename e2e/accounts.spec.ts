@@ -15,8 +15,8 @@ test.describe('accounts', () => {
     consoleGuard,
   }, testInfo) => {
     test.skip(testInfo.project.name !== 'desktop', 'the invitation works once, so the flow runs in one project');
-    // Enrolling an authenticator adds a few pages to the flow.
-    test.setTimeout(60_000);
+    // Enrolling an authenticator and signing in twice: pages enough to pass 60 s on a busy machine.
+    test.setTimeout(120_000);
     // The refused weak password (400), the reused link (410), the wrong password and code (401) and the signed-out session check (401).
     consoleGuard.allow(/Failed to load resource: the server responded with a status of (400|401|410)/);
     await page.goto(await invitationLink());
@@ -71,7 +71,7 @@ test.describe('accounts', () => {
 
   test('a password is reset end to end by e-mail link', async ({ page, createPerson, consoleGuard }, testInfo) => {
     test.skip(testInfo.project.name !== 'desktop', 'one project is enough for the reset flow');
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     // The refused weak password (400), the old password and the signed-out session check (401).
     consoleGuard.allow(/Failed to load resource: the server responded with a status of (400|401)/);
     // An admin with an authenticator, signed out in this browser.

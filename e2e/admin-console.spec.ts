@@ -40,7 +40,7 @@ test.describe('admin console', () => {
     consoleGuard,
   }) => {
     // Enrolling an authenticator comes first.
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     // The wrong code the enrolment tries first (401).
     consoleGuard.allow(/Failed to load resource: the server responded with a status of 401/);
     const kim = uniqueEmail('kim');

@@ -53,7 +53,7 @@ test.describe('a borrower on their loan', () => {
   test.skip(({ isMobile }) => isMobile, 'the journey sets both viewports itself; invitations work once');
 
   test('an owner invites a borrower, who accepts on a phone, follows the timeline and hears of the next stage', async ({ page, browser, loginAs }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     await page.setViewportSize(DESKTOP);
     const owner = await loginAs({ role: 'owner', name: 'Omar Owner' });
     const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: { ...sampleLoan, assigneeId: owner.userId } });

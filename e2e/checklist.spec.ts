@@ -5,8 +5,6 @@ import { expect, expectNoAxeViolations, test } from './fixtures';
 
 test.describe("a loan's document checklist", () => {
   test('the team sees the checklist of the deal, waives an item with a reason, reorders by keyboard and adds an item', async ({ page, loginAs }) => {
-    // Two axe scans of a long page: more than the default 30 s on a busy machine.
-    test.setTimeout(60_000);
     const owner = await loginAs({ role: 'owner', name: 'Olive Owner' });
     const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: sampleLoan({ borrowerName: 'Checklist Borrower' }) });
     expect(created.status(), await created.text()).toBe(201);

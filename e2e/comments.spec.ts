@@ -15,7 +15,7 @@ test.describe('the discussion on a loan', () => {
     isMobile,
   }) => {
     test.skip(isMobile, 'the conversation sets both viewports itself, with two people');
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const owner = await loginAs({ role: 'owner', name: 'Olive Owner' });
     await page.setViewportSize(DESKTOP);
     const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: sampleLoan({ borrowerName: 'Nora Investor' }) });

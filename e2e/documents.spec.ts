@@ -173,7 +173,7 @@ test.describe('documents on a checklist item', () => {
     loginAs,
     consoleGuard,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const owner = await loginAs({ role: 'owner', name: 'Olive Owner' });
     const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: sampleLoan({ borrowerName: 'Cancel Borrower' }) });
     expect(created.status(), await created.text()).toBe(201);

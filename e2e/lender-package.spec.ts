@@ -30,8 +30,8 @@ test.describe('the lender package', () => {
     page,
     loginAs,
   }) => {
-    // Uploads, an axe scan of a long page and a download: more than the default 30 s on a busy machine.
-    test.setTimeout(90_000);
+    // Uploads, a long page and a download: more than the default 60 s on a busy machine.
+    test.setTimeout(180_000);
     const assistant = await loginAs({ role: 'assistant', name: 'Asha Assistant' });
     const created = await page.request.post(`/api/teams/${assistant.team?.id}/loans`, { data: sampleLoan({ borrowerName: 'José Núñez' }) });
     expect(created.status(), await created.text()).toBe(201);

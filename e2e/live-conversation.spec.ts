@@ -24,7 +24,7 @@ test.describe('the live conversation on a loan', () => {
     loginAs,
     createPerson,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     await page.setViewportSize(DESKTOP);
     const owner = await loginAs({ role: 'owner', name: 'Omar Owner', teamName: 'Harbor Lending' });
     const assistant = await createPerson({ role: 'assistant', name: 'Asha Assistant', teamId: owner.team?.id ?? '' });

@@ -39,7 +39,7 @@ test.describe('the live loan page', () => {
     browser,
     loginAs,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.setViewportSize(DESKTOP);
     const owner = await loginAs({ role: 'owner', name: 'Omar Owner', teamName: 'Live Lending' });
     const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: { ...sampleLoan, assigneeId: owner.userId } });

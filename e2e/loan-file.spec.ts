@@ -11,7 +11,7 @@ const figure = (page: Page, scope: string, label: string) =>
 test.describe('the loan file', () => {
   test('an owner creates a loan through the form, sees its DSCR, edits it, moves its stage and archives it', async ({ page, loginAs }, testInfo) => {
     // Runs at both widths (desktop 1280, phone 390): the axe scans and the layout checks are at the project's.
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const width = testInfo.project.use.viewport?.width ?? 1280;
     await loginAs({ role: 'owner', name: 'Asha Owner' });
     await page.goto('/app/loans/new');

@@ -20,7 +20,7 @@ test.describe('an @mention by e-mail', () => {
     isMobile,
   }) => {
     test.skip(isMobile, 'the test sets both viewports itself, with two people');
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const owner = await loginAs({ role: 'owner', name: 'Mona Owner' });
     await page.setViewportSize(DESKTOP);
     const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: sampleLoan({ borrowerName: 'Tess Investor' }) });

@@ -48,7 +48,7 @@ test.describe('notifications', () => {
     createPerson,
     baseURL,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     await page.setViewportSize(DESKTOP);
     const owner = await loginAs({ role: 'owner', name: 'Odette Owner' });
     const assistant = await createPerson({ role: 'assistant', name: 'Aiden Assistant', teamId: owner.team!.id });

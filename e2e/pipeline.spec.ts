@@ -70,7 +70,7 @@ test.describe('pipeline', () => {
     loginAs,
   }) => {
     // Many steps, each a round trip, on a machine the parallel project shares.
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const owner = await loginAs({ role: 'owner', name: 'Priya Pipeline', teamName: 'Pipeline Lending' });
     const request = page.request;
     const ana = await createLoan(request, owner, loan({ borrowerName: 'Ana Garcia', loanAmountCents: 300_000_00, assigneeId: owner.userId }));
@@ -211,7 +211,7 @@ test.describe('pipeline', () => {
   test('the board: columns by stage; a card moves by keyboard, asks a reason to exit, and a stale move is refused', async ({ page, loginAs, consoleGuard }) => {
     // The move refused because the loan moved meanwhile (409).
     consoleGuard.allow(/Failed to load resource: the server responded with a status of 409/);
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const owner = await loginAs({ role: 'owner', name: 'Bo Board', teamName: 'Board Lending' });
     const request = page.request;
     const ana = await createLoan(request, owner, loan({ borrowerName: 'Ana Garcia', propertyStreet: '5 Oak Ln' }));

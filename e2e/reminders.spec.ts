@@ -12,7 +12,7 @@ test.describe('reminders for owed documents', () => {
     loginAs,
     consoleGuard,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     await page.setViewportSize(DESKTOP);
     const owner = await loginAs({ role: 'owner', name: 'Olive Owner' });
     const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: sampleLoan({ borrowerName: 'Remy Reminded' }) });

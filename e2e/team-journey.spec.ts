@@ -29,7 +29,7 @@ test.describe('from the waitlist to a team', () => {
     loginAs,
     consoleGuard,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     // Refused codes (401), the signed-out session checks (401) and the removed assistant's team page (404).
     consoleGuard.allow(/Failed to load resource: the server responded with a status of (401|404)/);
     const brokerEmail = uniqueEmail('bea');

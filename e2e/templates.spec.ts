@@ -20,8 +20,8 @@ async function expectNoSidewaysScroll(page: Page) {
 
 test.describe("the team's checklist template", () => {
   test('an owner edits the built-in DSCR template (rename, add, move by keyboard, remove), saves it, and a new loan uses it', async ({ page, loginAs }) => {
-    // Three axe scans of a long page and a loan page: more than the default 30 s on a busy machine.
-    test.setTimeout(90_000);
+    // A long editing session and a loan page: more than the default 60 s on a busy machine.
+    test.setTimeout(180_000);
     const owner = await loginAs({ role: 'owner', name: 'Olive Owner' });
     const teamId = owner.team!.id;
 
@@ -115,7 +115,7 @@ test.describe("the team's checklist template", () => {
     consoleGuard,
     isMobile,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     // The stale save's answer, which the page shows in its own words.
     consoleGuard.allow(/Failed to load resource: the server responded with a status of 409/);
     const owner = await loginAs({ role: 'owner', name: 'Esme Editor' });

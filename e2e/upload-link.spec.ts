@@ -21,7 +21,7 @@ test.describe("a third party's upload link", () => {
   test.skip(({ isMobile }) => isMobile, 'the test sets both viewports itself; a link works once');
 
   test('the owner mails a title company a link; it uploads two files from a phone, once, and the team sees them', async ({ page, browser, loginAs }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     await page.setViewportSize(DESKTOP);
     const owner = await loginAs({ role: 'owner', name: 'Olive Owner' });
     const teamName = owner.team?.name ?? '';
