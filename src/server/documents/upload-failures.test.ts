@@ -65,12 +65,15 @@ describe('upload failures against the real server process, with and without TRUS
   let linkToken = '';
   let server: { child: ChildProcess; port: number } | null = null;
 
-  afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGKILL');
-      await once(server.child, 'exit');
+  const stopServer = async (signal: NodeJS.Signals) => {
+    const running = server;
+    server = null;
+    if (running && running.child.exitCode === null && running.child.signalCode === null) {
+      running.child.kill(signal);
+      await once(running.child, 'exit');
     }
-  });
+  };
+  afterAll(() => stopServer('SIGKILL'));
 
   it.each([
     ['unset', {}],
@@ -109,92 +112,98 @@ describe('upload failures against the real server process, with and without TRUS
       }
 
       server = await startServer({ ...env, ...proxyEnv });
-      const { port } = server;
-      const pdf = await samplePdf('A small statement');
+      try {
+        const { port, child } = server;
+        const pdf = await samplePdf('A small statement');
 
-      /** The two kinds of caller: a signed-in borrower on her item, and a link's holder with no account. */
-      const callers = [
-        {
-          name: 'borrower',
-          auth: `Cookie: ${cookie}\r\n`,
-          start: `/api/loans/${loanId}/checklist/items/${itemId}/uploads`,
-          file: (uploadId: string) => `/api/loans/${loanId}/checklist/items/${itemId}/uploads/${uploadId}/files/1`,
-        },
-        {
-          name: 'link',
-          auth: `Authorization: Bearer ${linkToken}\r\n`,
-          start: '/api/upload-link/uploads',
-          file: (uploadId: string) => `/api/upload-link/uploads/${uploadId}/files/1`,
-        },
-      ];
-
-      for (const caller of callers) {
-        const headers = {
-          origin: ORIGIN,
-          'content-type': 'application/json',
-          ...(caller.name === 'borrower' ? { cookie } : { authorization: `Bearer ${linkToken}` }),
-        };
-        /** A fresh upload announcing one file of `size` bytes; a link takes one version, so each path announces anew and cancels after. */
-        const announce = async (name: string, size: number) => {
-          const started = await fetch(`http://127.0.0.1:${port}${caller.start}`, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify({ files: [{ name, size }] }),
-          });
-          expect(started.status, `${caller.name}: ${await started.clone().text()}`).toBe(201);
-          return ((await started.json()) as UploadView).id;
-        };
-        const putHead = (uploadId: string, length: number | null, type = 'application/pdf') =>
-          `PUT ${caller.file(uploadId)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${ORIGIN}\r\n${caller.auth}Content-Type: ${type}\r\n` +
-          (length === null ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${length}\r\n`) +
-          '\r\n';
-        const chunked = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n0\r\n\r\n')]);
-        const cancel = (uploadId: string) => fetch(`http://127.0.0.1:${port}${caller.start}/${uploadId}`, { method: 'DELETE', headers });
-
-        const paths: [string, (uploadId: string) => Promise<Sent>, number | null][] = [
-          // Larger than announced, said up front (the finding: 50 bytes announced, 135 sent).
-          ['larger than announced', (id) => rawExchange(port, putHead(id, 135), [Buffer.alloc(135, 0x25)], 'keep'), 400],
-          // Larger than announced, found only while reading (no length given): the body is cut short by the server.
-          ['larger than announced, chunked', (id) => rawExchange(port, putHead(id, null), [chunked(Buffer.alloc(135, 0x25))], 'keep'), 400],
-          // Not what it says it is: text under a PDF's name.
-          ['the wrong type', (id) => rawExchange(port, putHead(id, 50), [Buffer.alloc(50, 0x61)], 'keep'), null],
-          // The client stops writing and half-closes: fewer bytes than its Content-Length.
-          ['cut off', (id) => rawExchange(port, putHead(id, 50), [pdf.subarray(0, 20)], 'half'), null],
-          // The client drops the connection mid-body.
-          ['aborted', (id) => rawExchange(port, putHead(id, 50), [pdf.subarray(0, 20)], 'destroy'), null],
+        /** The two kinds of caller: a signed-in borrower on her item, and a link's holder with no account. */
+        const callers = [
+          {
+            name: 'borrower',
+            auth: `Cookie: ${cookie}\r\n`,
+            start: `/api/loans/${loanId}/checklist/items/${itemId}/uploads`,
+            file: (uploadId: string) => `/api/loans/${loanId}/checklist/items/${itemId}/uploads/${uploadId}/files/1`,
+          },
+          {
+            name: 'link',
+            auth: `Authorization: Bearer ${linkToken}\r\n`,
+            start: '/api/upload-link/uploads',
+            file: (uploadId: string) => `/api/upload-link/uploads/${uploadId}/files/1`,
+          },
         ];
-        for (const [what, send, status] of paths) {
-          const uploadId = await announce('a.pdf', 50);
-          const answer = await send(uploadId);
-          if (status !== null) expect(answer.status, `${caller.name}, ${what}: ${answer.text}`).toBe(status);
-          // A refusal is a 4xx naming what went wrong, never a 5xx, whenever an answer came at all.
-          if (answer.status) expect(answer.status, `${caller.name}, ${what}: ${answer.text}`).toBeLessThan(500);
-          expect(server.child.exitCode, `${caller.name}, ${what}: the process ended`).toBeNull();
-          expect(await answers(port), `${caller.name}, ${what}: the server no longer answers`).toBe(true);
-          await cancel(uploadId);
+
+        for (const caller of callers) {
+          const headers = {
+            origin: ORIGIN,
+            'content-type': 'application/json',
+            ...(caller.name === 'borrower' ? { cookie } : { authorization: `Bearer ${linkToken}` }),
+          };
+          /** A fresh upload announcing one file of `size` bytes; a link takes one version, so each path announces anew and cancels after. */
+          const announce = async (name: string, size: number) => {
+            const started = await fetch(`http://127.0.0.1:${port}${caller.start}`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ files: [{ name, size }] }),
+            });
+            expect(started.status, `${caller.name}: ${await started.clone().text()}`).toBe(201);
+            return ((await started.json()) as UploadView).id;
+          };
+          const putHead = (uploadId: string, length: number | null, type = 'application/pdf') =>
+            `PUT ${caller.file(uploadId)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${ORIGIN}\r\n${caller.auth}Content-Type: ${type}\r\n` +
+            (length === null ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${length}\r\n`) +
+            '\r\n';
+          const chunked = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n0\r\n\r\n')]);
+          /** Cancels a path's upload, so the next path's start stays inside the link's quota of open uploads. */
+          const cancel = async (uploadId: string, what: string) => {
+            const { 'content-type': _json, ...bodiless } = headers;
+            const cancelled = await fetch(`http://127.0.0.1:${port}${caller.start}/${uploadId}`, { method: 'DELETE', headers: bodiless });
+            expect(cancelled.status, `${caller.name}, ${what}: cancelling: ${await cancelled.text()}`).toBeLessThan(300);
+          };
+
+          const paths: [string, (uploadId: string) => Promise<Sent>, number | null][] = [
+            // Larger than announced, said up front (the finding: 50 bytes announced, 135 sent).
+            ['larger than announced', (id) => rawExchange(port, putHead(id, 135), [Buffer.alloc(135, 0x25)], 'keep'), 400],
+            // Larger than announced, found only while reading (no length given): the body is cut short by the server.
+            ['larger than announced, chunked', (id) => rawExchange(port, putHead(id, null), [chunked(Buffer.alloc(135, 0x25))], 'keep'), 400],
+            // Not what it says it is: text under a PDF's name.
+            ['the wrong type', (id) => rawExchange(port, putHead(id, 50), [Buffer.alloc(50, 0x61)], 'keep'), null],
+            // The client stops writing and half-closes: fewer bytes than its Content-Length.
+            ['cut off', (id) => rawExchange(port, putHead(id, 50), [pdf.subarray(0, 20)], 'half'), null],
+            // The client drops the connection mid-body.
+            ['aborted', (id) => rawExchange(port, putHead(id, 50), [pdf.subarray(0, 20)], 'destroy'), null],
+          ];
+          for (const [what, send, status] of paths) {
+            const uploadId = await announce('a.pdf', 50);
+            const answer = await send(uploadId);
+            if (status !== null) expect(answer.status, `${caller.name}, ${what}: ${answer.text}`).toBe(status);
+            // A refusal is a 4xx naming what went wrong, never a 5xx, whenever an answer came at all.
+            if (answer.status) expect(answer.status, `${caller.name}, ${what}: ${answer.text}`).toBeLessThan(500);
+            expect(child.exitCode, `${caller.name}, ${what}: the process ended`).toBeNull();
+            expect(await answers(port), `${caller.name}, ${what}: the server no longer answers`).toBe(true);
+            await cancel(uploadId, what);
+          }
         }
-      }
 
-      // Still whole: a proper upload goes through after all of that.
-      const uploadId = await (async () => {
-        const started = await fetch(`http://127.0.0.1:${port}${callers[0]!.start}`, {
-          method: 'POST',
-          headers: { origin: ORIGIN, cookie, 'content-type': 'application/json' },
-          body: JSON.stringify({ files: [{ name: 'statement.pdf', size: pdf.length }] }),
+        // Still whole: a proper upload goes through after all of that.
+        const uploadId = await (async () => {
+          const started = await fetch(`http://127.0.0.1:${port}${callers[0]!.start}`, {
+            method: 'POST',
+            headers: { origin: ORIGIN, cookie, 'content-type': 'application/json' },
+            body: JSON.stringify({ files: [{ name: 'statement.pdf', size: pdf.length }] }),
+          });
+          return ((await started.json()) as UploadView).id;
+        })();
+        const put = await fetch(`http://127.0.0.1:${port}${callers[0]!.file(uploadId)}`, {
+          method: 'PUT',
+          headers: { origin: ORIGIN, cookie, 'content-type': 'application/pdf' },
+          body: new Uint8Array(pdf),
         });
-        return ((await started.json()) as UploadView).id;
-      })();
-      const put = await fetch(`http://127.0.0.1:${port}${callers[0]!.file(uploadId)}`, {
-        method: 'PUT',
-        headers: { origin: ORIGIN, cookie, 'content-type': 'application/pdf' },
-        body: new Uint8Array(pdf),
-      });
-      expect(put.status, await put.clone().text()).toBe(200);
-      await fetch(`http://127.0.0.1:${port}${callers[0]!.start}/${uploadId}`, { method: 'DELETE', headers: { origin: ORIGIN, cookie } });
-
-      server.child.kill('SIGTERM');
-      await once(server.child, 'exit');
-      server = null;
+        expect(put.status, await put.clone().text()).toBe(200);
+        await fetch(`http://127.0.0.1:${port}${callers[0]!.start}/${uploadId}`, { method: 'DELETE', headers: { origin: ORIGIN, cookie } });
+      } finally {
+        // Stopped even when a check failed, so the next case's server can take the data folder.
+        await stopServer('SIGTERM');
+      }
     },
     120_000,
   );
