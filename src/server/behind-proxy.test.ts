@@ -314,6 +314,8 @@ interface ConversationReader {
   problems: string[];
   /** How many times the stream connected: more than once when the instance serving it went away. */
   readonly connects: number;
+  /** Whether the stream has told the reader where it stands (its first event id): from then on it hears every comment. */
+  readonly live: boolean;
   close(): Promise<void>;
 }
 
@@ -346,6 +348,9 @@ function readThroughStream(base: string, loanId: string, cookie: string): Conver
     problems,
     get connects() {
       return stream.connects;
+    },
+    get live() {
+      return stream.lastEventId !== '';
     },
     close: async () => {
       stream.close();
@@ -496,8 +501,8 @@ describe('two instances behind nginx on one PostgreSQL database', () => {
       readers: { broker: readThroughStream(base, loanId, cookies.broker), borrower: readThroughStream(base, loanId, cookies.borrower) },
     };
     conversationReaders.push(conversation.readers.broker, conversation.readers.borrower);
-    // Each stream is open before the first word (a stream without Last-Event-ID starts from now).
-    await sleep(500);
+    // Each stream is live before the first word (a stream without Last-Event-ID starts from now).
+    await until('both streams to be live', () => conversation.readers.broker.live && conversation.readers.borrower.live);
 
     const said: { text: string; commentId: string }[] = [];
     let tries = 0;
