@@ -2,9 +2,10 @@
 // its real config, security headers, request ids, JSON logging at the default
 // level into a file) against a bare node:http server giving the same answer:
 // the same JSON and the same header block, read from the app's answer first
-// (bench/bare-server.mjs). Beside them, plain Fastify giving the same answer
-// (bench/fastify-server.mjs): the framework's own share of the overhead, for
-// the record (the target is on the app against bare node:http). Each server
+// (bench/bare-server.mjs), and plain Fastify giving the same answer
+// (bench/fastify-server.mjs). The target is on the app against plain Fastify:
+// the app's own share of the overhead (issue 22); the framework's share (Fastify
+// against bare node:http) is reported beside it. Each server
 // runs in a process of its own; the load generator (autocannon) runs in this
 // one, with the same connections and duration for all, in short runs that take
 // turns.
@@ -14,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cannon, cpuMs, median, sleep, startNode, summarise, report, runIfMain } from './lib.mjs';
 
-export const HTTP_TARGET = 0.8;
+/** The app's requests/s ÷ plain Fastify's giving the same answer (issue 22: the app's own share of the overhead). */
+export const HTTP_TARGET = 0.85;
 const APP_PORT = Number(process.env.BENCH_HTTP_APP_PORT ?? 3310);
 const BARE_PORT = Number(process.env.BENCH_HTTP_BARE_PORT ?? 3311);
 const FASTIFY_PORT = Number(process.env.BENCH_HTTP_FASTIFY_PORT ?? 3315);
@@ -149,7 +151,7 @@ export async function runHttpOverhead() {
     const appToFastify = median(rounds.map((r) => r.appToFastify));
     const failures = rounds.reduce((sum, r) => sum + turns.reduce((inner, which) => inner + r[which].errors + r[which].non2xx, 0), 0);
     const checks = [
-      { what: `app ÷ bare node:http requests/s ≥ ${HTTP_TARGET}`, ok: ratio >= HTTP_TARGET, value: ratio },
+      { what: `app ÷ plain Fastify requests/s ≥ ${HTTP_TARGET}`, ok: appToFastify >= HTTP_TARGET, value: appToFastify },
       {
         what: 'every security header and x-request-id on the answer',
         ok: missing.length === 0 && body === '{"status":"ok"}',
@@ -200,7 +202,7 @@ export async function runHttpOverhead() {
       ``,
       `The bare server and plain Fastify answer with the app's own header block (${Object.keys(sameHeaders).length} headers: the security set and an x-request-id), so all three put the same bytes on the wire.`,
       `Plain Fastify (bench/fastify-server.mjs: no logger, one hook, one route) is the framework alone: Fastify ÷ bare is its share of the overhead, app ÷ Fastify the app's own (hooks, logger, request log line, AsyncLocalStorage).`,
-      `The target is on requests/s. CPU time per request (from /proc, all the server's threads) is shown beside it: it is less disturbed by other work on the machine.`,
+      `The target is on requests/s, app ÷ plain Fastify. CPU time per request (from /proc, all the server's threads) is shown beside it: it is less disturbed by other work on the machine.`,
       ``,
       `App log: ${result.logLinesPerRequest} lines with a reqId per request (JSON to a file, level info).`,
     ];

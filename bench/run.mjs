@@ -1,8 +1,8 @@
 // `npm run bench`: the benchmarks that guard the foundation, each measured
 // against its yardstick on this machine in the same run:
 //
-//   http      GET /healthz of the real app ÷ a bare node:http server   (≥ 0.8)
-//   waitlist  sign-ups/s on PostgreSQL ÷ pgbench, same transaction     (≥ 0.5)
+//   http      GET /healthz of the real app ÷ plain Fastify, same answer (≥ 0.85)
+//   waitlist  sign-ups/s on PostgreSQL ÷ pgbench, same transaction     (≥ 0.7)
 //   pages     Lighthouse of the public pages, their JavaScript, and each
 //             page's LCP ÷ the same page without scripts                (≤ 1.2)
 //   pipeline  GET /api/teams/:teamId/loans, 10,000 loans on PostgreSQL,

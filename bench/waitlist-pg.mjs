@@ -25,7 +25,7 @@ import {
   withClient,
 } from './lib.mjs';
 
-export const WAITLIST_TARGET = 0.5;
+export const WAITLIST_TARGET = 0.7;
 const PORT = Number(process.env.BENCH_WAITLIST_PORT ?? 3312);
 const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DATABASE = 'coverly_bench_waitlist';
