@@ -258,6 +258,8 @@ export function demoChecklist(
       };
       versions.push(version);
       row.status = 'uploaded';
+      // A new version drops the reason the last one was sent back for, as the real upload does: that reason stays with its version.
+      row.reason = null;
       event('document.uploaded', uploader.person, at, {
         versionNumber: number,
         fileCount: filesPerVersion(key),

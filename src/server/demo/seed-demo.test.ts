@@ -157,6 +157,8 @@ describe.each(backends)('seed-demo on %s', (backend) => {
       if (item.status in expected) expect(newest?.review, item.label).toBe(expected[item.status as keyof typeof expected]);
       if (item.status === 'requested' || item.status === 'not_applicable') expect(mine).toEqual([]);
       if (item.status === 'needs_revision') expect(item.reason).toBe(newest!.reviewReason);
+      // A reason belongs to the version it was given for: a version sent back earlier leaves none on the item's newer one.
+      if (item.status === 'uploaded' || item.status === 'in_review' || item.status === 'approved' || item.status === 'requested') expect(item.reason, item.label).toBeNull();
       if (item.status === 'approved' || item.status === 'expired') {
         expect(item.documentDate).toBe(newest!.documentDate);
         expect(item.documentDate).not.toBeNull();
@@ -315,6 +317,23 @@ describe.each(backends)('seed-demo on %s', (backend) => {
     // The scans' previews wait for a server's worker.
     const jobs = await api.db.select().from(job);
     expect(jobs.filter((row) => row.queue === PREVIEW_QUEUE)).toHaveLength(files.filter((file) => file.contentType === 'image/tiff').length);
+  });
+
+  it('shows a re-uploaded item without the reason its earlier version was sent back for, which that version keeps', async () => {
+    const cookie = await signInWithTotp(api.app, seeded.owner.email, seeded.owner.totpSecret, seeded.owner.password);
+    const items = await api.db.select().from(checklistItem);
+    const versions = await api.db.select().from(documentVersion);
+    const resent = items.filter((item) => (item.status === 'uploaded' || item.status === 'in_review') && versions.some((v) => v.itemId === item.id && v.number === 2));
+    expect(resent.length).toBeGreaterThan(0);
+    for (const item of resent) {
+      const checklist = await api.as(cookie).get(`/api/loans/${item.loanId}/checklist`);
+      expect(checklist.statusCode).toBe(200);
+      expect(checklist.json<{ items: { id: string; reason: string | null }[] }>().items.find((row) => row.id === item.id)?.reason, item.label).toBeNull();
+      const history = await api.as(cookie).get(`/api/loans/${item.loanId}/checklist/items/${item.id}/versions`);
+      const [newest, earlier] = history.json<{ versions: { number: number; review: string; reviewReason: string | null }[] }>().versions;
+      expect(newest).toMatchObject({ number: 2, reviewReason: null });
+      expect(earlier).toMatchObject({ number: 1, review: 'needs_revision', reviewReason: expect.any(String) });
+    }
   });
 
   it('prints an authenticator key whose code signs the owner in, who sees the pipeline', async () => {
