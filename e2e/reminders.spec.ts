@@ -37,11 +37,16 @@ test.describe('reminders for owed documents', () => {
     await expect(panel).toContainText('None yet');
     await expectNoAxeViolations(page);
 
+    // The next reminder: a day from today on (the checklist's items are due ahead), never one already past.
+    const nextReminder = panel.locator('dd').nth(2);
+    await expect(nextReminder).toHaveText(/^(Today, within 15 minutes|(Today|[A-Z][a-z]{2} \d{1,2}, \d{4}), from 8:00 \(.+\))$/);
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-checked', 'false');
     await expect(page.getByText('Reminders are off for this loan.')).toBeVisible();
+    await expect(nextReminder).toHaveText('None: automatic reminders are off');
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await expect(nextReminder).not.toContainText('None');
 
     await panel.getByRole('button', { name: 'Send reminder now' }).click();
     await expect(page.getByText(/Reminder sent to 1 person about \d+ documents?\./)).toBeVisible();

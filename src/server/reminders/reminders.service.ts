@@ -1,5 +1,5 @@
 import { formatPropertyAddress } from '../../shared/domain/loan-fields';
-import { isReminderDue, isOfficeHours, localClock, nextReminderOn } from '../../shared/domain/reminders';
+import { isReminderDue, isOfficeHours, localClock, nextLoanReminder, nextReminderOn } from '../../shared/domain/reminders';
 import type { RemindersView, SentReminders } from '../../shared/schemas/reminders';
 import { AppError } from '../../shared/errors';
 import { findTeam } from '../accounts/accounts.queries';
@@ -163,12 +163,19 @@ export async function remindersView(deps: Deps, loanId: string, now = new Date()
     q.lastReminderOf(db, loanId),
     sendNowAllowance(db, loanId, deps.config.remindersSentNowPerDay, now),
   ]);
+  const recipients = owed.length > 0 ? people.length : 0;
+  const next = nextLoanReminder(
+    { enabled: loan.remindersEnabled, closed: q.isClosedForReminders(loan), recipients: people.length, owed: owed.map((item) => stateOf(item, loan.timeZone)) },
+    now,
+    loan.timeZone,
+  );
   return {
     sendNow: { perDay: allowance.perDay, sentInLastDay: allowance.sentInLastDay, nextAt: allowance.nextAt?.toISOString() ?? null },
     enabled: loan.remindersEnabled,
     timeZone: loan.timeZone,
     lastRemindedAt: last?.toISOString() ?? null,
-    recipients: owed.length > 0 ? people.length : 0,
+    recipients,
+    next,
     owed: owed.map((item) => ({
       itemId: item.id,
       label: item.label,

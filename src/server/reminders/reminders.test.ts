@@ -392,6 +392,30 @@ describe.each(backends)('reminders on %s', (backend) => {
     expect(await itemRow(item.id)).toMatchObject({ remindersSent: 1 });
   });
 
+  it('says when the next reminder goes, never a day already past, or why none will', async () => {
+    const deps = { db: api.db, config: api.config };
+    // Due in November and never reminded while the reminders were off: its schedule's day is long past.
+    await addItem({ label: 'Rent roll', dueDate: '2026-11-10' });
+    await api.db.execute(sql`update loan set reminders_enabled = false where id = ${loanId}`);
+    expect((await remindersView(deps, loanId, auckland('2026-12-01T10:00:00'))).next).toEqual({ kind: 'none', why: 'off' });
+    await api.db.execute(sql`update loan set reminders_enabled = true where id = ${loanId}`);
+    // Tuesday 10:00 in Auckland: the next run; 19:00: tomorrow from the office's opening; Friday evening: Monday.
+    expect((await remindersView(deps, loanId, auckland('2026-12-01T10:00:00'))).next).toEqual({ kind: 'scheduled', on: '2026-12-01', soon: true });
+    expect((await remindersView(deps, loanId, auckland('2026-12-01T19:00:00'))).next).toEqual({ kind: 'scheduled', on: '2026-12-02', soon: false });
+    expect((await remindersView(deps, loanId, auckland('2026-12-04T19:00:00'))).next).toEqual({ kind: 'scheduled', on: '2026-12-07', soon: false });
+    // Through the API, at the real clock: today in the team's zone or later.
+    const view = await api.as(assistant).get(`/api/loans/${loanId}/reminders`);
+    expect(view.statusCode, view.body).toBe(200);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE }).format(new Date());
+    expect(view.json().next).toMatchObject({ kind: 'scheduled' });
+    expect(view.json().next.on >= today).toBe(true);
+    // Every owed item had its five: none will go. Nothing owed: none either.
+    await api.db.update(checklistItem).set({ remindersSent: 5, lastRemindedAt: auckland('2026-11-30T10:00:00') }).where(eq(checklistItem.loanId, loanId));
+    expect((await remindersView(deps, loanId, auckland('2026-12-01T10:00:00'))).next).toEqual({ kind: 'none', why: 'all_sent' });
+    await api.db.update(checklistItem).set({ status: 'approved' }).where(eq(checklistItem.loanId, loanId));
+    expect((await remindersView(deps, loanId, auckland('2026-12-01T10:00:00'))).next).toEqual({ kind: 'none', why: 'nothing_owed' });
+  });
+
   it('keeps the team’s time zone an IANA zone, set by its owner', async () => {
     const bad = await api.as(harbor.owner).patch(`/api/teams/${harbor.teamId}`, { timeZone: 'Mars/Olympus' });
     expect(bad.statusCode).toBe(400);

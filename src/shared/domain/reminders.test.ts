@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, isOfficeHours, isReminderDue, isTimeZone, localClock, nextReminderOn, REMINDER_POLICY, type ItemReminderState } from './reminders';
+import {
+  addDays,
+  daysOverdue,
+  isOfficeHours,
+  isReminderDue,
+  isTimeZone,
+  localClock,
+  nextLoanReminder,
+  nextReminderOn,
+  overdueLabel,
+  REMINDER_POLICY,
+  type ItemReminderState,
+} from './reminders';
 
 /** Runs the schedule day by day from `from` to `to`, reminding whenever due: the days it reminded. */
 function remindedDays(
@@ -91,5 +103,64 @@ describe('office hours in the team’s zone', () => {
   it('knows an IANA zone from anything else', () => {
     for (const zone of ['America/New_York', 'Pacific/Auckland', 'UTC', 'Asia/Kolkata']) expect(isTimeZone(zone), zone).toBe(true);
     for (const zone of ['', 'Mars/Olympus', 'New York', '+05:00x', 'x'.repeat(80)]) expect(isTimeZone(zone), zone).toBe(false);
+  });
+});
+
+describe("a loan's next reminder", () => {
+  const zone = 'America/Chicago';
+  /** A moment on the wall clock in Chicago (UTC−6 in December). */
+  const chicago = (stamp: string) => new Date(`${stamp}-06:00`);
+  const owedSince = (requestedOn: string, dueDate: string | null = null): ItemReminderState => ({ dueDate, requestedOn, remindersSent: 0, lastRemindedOn: null });
+  const loan = (owed: ItemReminderState[], over: Partial<{ enabled: boolean; closed: boolean; recipients: number }> = {}) => ({
+    enabled: true,
+    closed: false,
+    recipients: 1,
+    owed,
+    ...over,
+  });
+
+  it('is never a day already past: a missed day goes at the next run, today', () => {
+    // Due on Nov 16 (its schedule's day Nov 15), never sent: the item's own next day is in the past.
+    const item = owedSince('2026-11-01', '2026-11-16');
+    expect(nextReminderOn(item)).toBe('2026-11-15');
+    // Tuesday Dec 1, 10:00 in Chicago: inside office hours, so the very next run.
+    expect(nextLoanReminder(loan([item]), chicago('2026-12-01T10:00:00'), zone)).toEqual({ kind: 'scheduled', on: '2026-12-01', soon: true });
+    // 7:00: today, once the office opens.
+    expect(nextLoanReminder(loan([item]), chicago('2026-12-01T07:00:00'), zone)).toEqual({ kind: 'scheduled', on: '2026-12-01', soon: false });
+    // 19:00: tomorrow. Friday evening: Monday.
+    expect(nextLoanReminder(loan([item]), chicago('2026-12-01T19:00:00'), zone)).toEqual({ kind: 'scheduled', on: '2026-12-02', soon: false });
+    expect(nextLoanReminder(loan([item]), chicago('2026-12-04T19:00:00'), zone)).toEqual({ kind: 'scheduled', on: '2026-12-07', soon: false });
+    // In the team's zone: 02:00 UTC on Dec 2 is still Dec 1, 20:00, in Chicago.
+    expect(nextLoanReminder(loan([item]), new Date('2026-12-02T02:00:00Z'), zone)).toEqual({ kind: 'scheduled', on: '2026-12-02', soon: false });
+  });
+
+  it('is the earliest owed item’s day when it lies ahead, moved past a weekend', () => {
+    const later = owedSince('2026-11-30', '2026-12-10');
+    const sooner = owedSince('2026-11-30', '2026-12-06'); // Its first day, Dec 5, is a Saturday.
+    expect(nextLoanReminder(loan([later, sooner]), chicago('2026-12-01T10:00:00'), zone)).toEqual({ kind: 'scheduled', on: '2026-12-07', soon: false });
+  });
+
+  it('says why none will go', () => {
+    const item = owedSince('2026-11-30', '2026-12-10');
+    const at = chicago('2026-12-01T10:00:00');
+    expect(nextLoanReminder(loan([item], { enabled: false }), at, zone)).toEqual({ kind: 'none', why: 'off' });
+    expect(nextLoanReminder(loan([item], { closed: true }), at, zone)).toEqual({ kind: 'none', why: 'closed' });
+    expect(nextLoanReminder(loan([]), at, zone)).toEqual({ kind: 'none', why: 'nothing_owed' });
+    expect(nextLoanReminder(loan([item], { recipients: 0 }), at, zone)).toEqual({ kind: 'none', why: 'no_borrower' });
+    const spent = { ...item, remindersSent: REMINDER_POLICY.maxPerItem, lastRemindedOn: '2026-11-30' };
+    expect(nextLoanReminder(loan([spent]), at, zone)).toEqual({ kind: 'none', why: 'all_sent' });
+  });
+});
+
+describe('overdue items', () => {
+  it('counts the days since the due date of an item still owed, and nothing else', () => {
+    expect(daysOverdue({ dueDate: '2026-12-01', status: 'requested' }, '2026-12-02')).toBe(1);
+    expect(daysOverdue({ dueDate: '2026-11-28', status: 'needs_revision' }, '2026-12-02')).toBe(4);
+    expect(daysOverdue({ dueDate: '2026-12-02', status: 'requested' }, '2026-12-02')).toBeNull();
+    expect(daysOverdue({ dueDate: null, status: 'requested' }, '2026-12-02')).toBeNull();
+    for (const status of ['uploaded', 'in_review', 'approved', 'waived', 'not_applicable'] as const) {
+      expect(daysOverdue({ dueDate: '2026-11-01', status }, '2026-12-02'), status).toBeNull();
+    }
+    expect([overdueLabel(1), overdueLabel(3)]).toEqual(['1 day overdue', '3 days overdue']);
   });
 });

@@ -136,3 +136,52 @@ export function isReminderDue(state: ItemReminderState, today: string): boolean 
   const next = nextReminderOn(state);
   return next !== null && next <= today;
 }
+
+/**
+ * How many days an item is overdue on `today` (a local date): its due date
+ * has passed and it is still owed. Null when it is not overdue: no due date,
+ * not yet due, or no longer owed (sent, approved, waived…).
+ */
+export function daysOverdue(item: { dueDate: string | null; status: ItemStatus }, today: string): number | null {
+  if (!item.dueDate || item.dueDate >= today || !isOwed(item.status)) return null;
+  return Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${item.dueDate}T00:00:00Z`)) / 86_400_000);
+}
+
+/** "1 day overdue", "3 days overdue". */
+export const overdueLabel = (days: number) => `${days} ${days === 1 ? 'day' : 'days'} overdue`;
+
+/** Why no reminder will go on a loan: the team turned them off, the loan is closed, nothing is owed, no borrower to mail, or every owed item had its last. */
+export type NoReminderReason = 'off' | 'closed' | 'nothing_owed' | 'no_borrower' | 'all_sent';
+
+/**
+ * The loan's next scheduled reminder, as its Reminders card says it: the
+ * local day it goes (today or later, never a day already past: a day missed
+ * goes at the next run), and whether that is the very next run (`soon`:
+ * today, inside office hours, the job running every 15 minutes), or why
+ * none will go.
+ */
+export type NextLoanReminder = { kind: 'scheduled'; on: string; soon: boolean } | { kind: 'none'; why: NoReminderReason };
+
+export function nextLoanReminder(
+  loan: { enabled: boolean; closed: boolean; recipients: number; owed: readonly ItemReminderState[] },
+  now: Date,
+  zone: string,
+): NextLoanReminder {
+  const none = (why: NoReminderReason): NextLoanReminder => ({ kind: 'none', why });
+  if (!loan.enabled) return none('off');
+  if (loan.closed) return none('closed');
+  if (loan.owed.length === 0) return none('nothing_owed');
+  if (loan.recipients === 0) return none('no_borrower');
+  const due = loan.owed
+    .map(nextReminderOn)
+    .filter((day): day is string => day !== null)
+    .sort()[0];
+  if (!due) return none('all_sent');
+  const clock = localClock(now, zone);
+  let day = due > clock.date ? due : clock.date;
+  // Today's office hours are over: the first run tomorrow; then past the weekend.
+  if (day === clock.date && clock.hour >= REMINDER_POLICY.closeHour) day = addDays(day, 1);
+  const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
+  while (weekday(day) === 0 || weekday(day) === 6) day = addDays(day, 1);
+  return { kind: 'scheduled', on: day, soon: day === clock.date && clock.hour >= REMINDER_POLICY.openHour };
+}

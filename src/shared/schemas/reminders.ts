@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isTimeZone } from '../domain/reminders';
+import { isTimeZone, type NextLoanReminder } from '../domain/reminders';
 import { text } from './text';
 
 /** PUT /api/loans/:loanId/reminders: the loan's reminders on or off. */
@@ -22,7 +22,7 @@ export interface OwedItemView {
   dueDate: string | null;
   remindersSent: number;
   lastRemindedAt: string | null;
-  /** The local date (team's zone) its next scheduled reminder is due, or null after the last. */
+  /** The local date (team's zone) its schedule's next reminder falls on, or null after the last: a day missed (reminders off, no borrower yet) stays in the past until a reminder goes; the loan's `next` says when that is. */
   nextReminderOn: string | null;
 }
 
@@ -35,6 +35,8 @@ export interface RemindersView {
   /** How many people with an account owe documents (the loan's borrowers, when any item is owed by them). */
   recipients: number;
   owed: OwedItemView[];
+  /** When the loan's next scheduled reminder goes (today or later, in the team's zone), or why none will (`nextLoanReminder`). */
+  next: NextLoanReminder;
   /** "Send reminder now": at most `perDay` in any 24 hours per loan; `nextAt` is when the next may go once they are used up (null: now). */
   sendNow: { perDay: number; sentInLastDay: number; nextAt: string | null };
 }

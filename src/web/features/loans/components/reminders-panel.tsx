@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { REMINDER_POLICY } from '../../../../shared/domain/reminders';
+import { REMINDER_POLICY, type NextLoanReminder, type NoReminderReason } from '../../../../shared/domain/reminders';
 import { formatCalendarDate } from '../../../lib/dates';
 import { useFailureNotice } from '../../../lib/me-context';
 import { Button } from '../../../ui/button';
@@ -10,9 +10,28 @@ import { useReminders, useSendReminderNow, useSetReminders } from '../api/remind
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+const NO_REMINDER: Record<NoReminderReason, string> = {
+  off: 'None: automatic reminders are off',
+  closed: 'None: the loan is closed',
+  nothing_owed: 'None: the borrowers owe nothing now',
+  no_borrower: 'None: no borrower has joined the loan yet',
+  all_sent: `None: every owed document has had its ${REMINDER_POLICY.maxPerItem} reminders`,
+};
+
+/** When the next scheduled reminder goes, in the team's zone (never a day already past), or why none will. */
+function nextReminderText(next: NextLoanReminder, today: string, timeZone: string): string {
+  if (next.kind === 'none') return NO_REMINDER[next.why];
+  if (next.soon) return 'Today, within 15 minutes';
+  const day = next.on === today ? 'Today' : formatCalendarDate(next.on);
+  return `${day}, from ${REMINDER_POLICY.openHour}:00 (${timeZone})`;
+}
+
+/** Today's date in `timeZone`, YYYY-MM-DD. */
+const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+
 /**
  * The loan's reminders (team only): the switch for the scheduled reminders,
- * when the last one went, and "Send reminder now", which the server allows
+ * when the last one went and when the next will (or why none will), and "Send reminder now", which the server allows
  * once a minute (a double click sends one) and a few times in any 24 hours
  * per loan (REMINDERS_SENT_NOW_PER_DAY): once they are used up, the button
  * is disabled and says when the next can go.
@@ -48,10 +67,8 @@ export function RemindersPanel({ loanId }: { loanId: string }) {
   if (reminders.isError) return <p className="text-sm text-slate-600">The reminders could not be loaded.</p>;
   const view = reminders.data;
   const enabled = setReminders.isPending && setReminders.variables !== undefined ? setReminders.variables : view.enabled;
-  const next = view.owed
-    .map((item) => item.nextReminderOn)
-    .filter((day): day is string => day !== null)
-    .sort()[0];
+  // While a switch is on its way, the answer's `next` is not in yet: off reads as off at once.
+  const next: NextLoanReminder = enabled ? view.next : { kind: 'none', why: 'off' };
   const limited = nextAt !== null && nextAt !== lifted;
 
   const toggle = () =>
@@ -98,12 +115,8 @@ export function RemindersPanel({ loanId }: { loanId: string }) {
         <dd>{view.lastRemindedAt ? <DateTime iso={view.lastRemindedAt} format="dateTime" /> : 'None yet'}</dd>
         <dt className="text-slate-600">Owed by borrowers</dt>
         <dd>{plural(view.owed.length, 'document')}</dd>
-        {enabled && next ? (
-          <>
-            <dt className="text-slate-600">Next reminder</dt>
-            <dd>{formatCalendarDate(next)}</dd>
-          </>
-        ) : null}
+        <dt className="text-slate-600">Next reminder</dt>
+        <dd>{nextReminderText(next, todayIn(view.timeZone), view.timeZone)}</dd>
       </dl>
       <Button
         variant="secondary"
