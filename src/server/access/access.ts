@@ -17,7 +17,7 @@ import {
 } from '../../shared/domain/access';
 import type { Auth } from '../auth/auth';
 import type { Db } from '../db/client';
-import { grantsOf, principalOfSession } from '../accounts/accounts.queries';
+import { grantsOf, principalOfSession, slideSession } from '../accounts/accounts.queries';
 import { sessionCookieReader, type SessionCookieReader } from '../auth/session-cookie';
 import { forwardSetCookies, toFetchHeaders } from '../platform/http/fetch-bridge';
 import { apiNotFoundProblem, PROBLEM_CONTENT_TYPE } from '../platform/http/problem';
@@ -73,15 +73,18 @@ export function loanRoleOfRequest(request: FastifyRequest): Exclude<LoanRole, { 
 /**
  * Resolves the caller from the session cookie: the one place that says who
  * someone is. Team membership is read on every request, so a removed member
- * loses access with their very next call. When better-auth slides the
- * session's expiry forward, its refreshed cookie is in `authHeaders`, for
+ * loses access with their very next call. When the session's expiry slides
+ * forward, its refreshed cookie is in `authHeaders`, for
  * the access check to pass on to the reply (or not: see `check`).
  *
  * The common case takes one statement: a validly signed cookie of a session
- * that has not ended and is not due to slide is read with its person and
- * their grants at once (`principalOfSession`). Anything else — no cookie, a
- * bad one, an ended session, one due to slide — goes to better-auth's
- * getSession as it always did (auth/session-cookie.ts), then to the grants.
+ * that has not ended is read with its person and their grants at once
+ * (`principalOfSession`). When that session is due to slide (once a day), one
+ * more statement slides it unless another request of the same session is
+ * doing or has done so (`slideSession`: it never waits), and the cookie is
+ * renewed (decision 024). Anything else — no cookie, a bad one, an ended
+ * session — goes to better-auth's getSession as it always did
+ * (auth/session-cookie.ts), then to the grants.
  */
 export async function resolvePrincipal(
   auth: Auth,
@@ -93,12 +96,22 @@ export async function resolvePrincipal(
   const token = reader?.token(cookie);
   if (reader && token) {
     const found = await principalOfSession(db, token);
-    if (found && !reader.needsBetterAuth(found.expiresAt, cookie)) {
-      request.sessionExpiresAt = found.expiresAt;
+    const now = Date.now();
+    const state = found && reader.state(found.expiresAt, cookie, now);
+    if (found && state !== 'ended') {
+      const authHeaders = new Headers();
+      let { expiresAt } = found;
+      if (state === 'due') {
+        // Slid once, by whichever of the session's requests at once gets there first; the others neither write nor wait.
+        // Each renews the cookie for the week, as better-auth would have (its getSession wrote the row for every one).
+        expiresAt = (await slideSession(db, token, { ...reader.slide(now), now: new Date(now) })) ?? expiresAt;
+        authHeaders.append('set-cookie', reader.renewedCookie(token));
+      }
+      request.sessionExpiresAt = expiresAt;
       const { user, grants } = found;
       return {
         principal: { kind: 'user', userId: user.id, email: user.email, name: user.name, mfaEnrolled: user.twoFactorEnabled, ...grants },
-        authHeaders: new Headers(),
+        authHeaders,
       };
     }
   }

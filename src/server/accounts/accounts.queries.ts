@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { TeamRole } from '../../shared/domain/access';
 import type { Db } from '../db/client';
 import { broker, invitation, platformAdmin, session, team, teamMember, user, type Invitation, type InvitationRole, type Team } from '../db/schema';
@@ -105,6 +105,24 @@ export async function principalOfSession(db: Db, token: string) {
     user: { id: row.userId, email: row.email, name: row.name, twoFactorEnabled: row.twoFactorEnabled === true },
     grants: { platformAdmin: Boolean(row.admin), broker: Boolean(row.broker), team: row.teamId && row.role ? { id: row.teamId, role: row.role } : null },
   };
+}
+
+/**
+ * Slides a session's expiry forward to `expiresAt` if it is still due to
+ * (it ends after `now` and no later than `dueBy`), in one statement that never
+ * waits: a request that finds the row locked by another one sliding it, or
+ * already slid, writes nothing. So however many of one session's requests
+ * arrive at once when it is due, one writes the row and none waits for it
+ * (issue 23). The new end when this call slid it, else undefined.
+ */
+export async function slideSession(db: Db, token: string, { expiresAt, dueBy, now }: { expiresAt: Date; dueBy: Date; now: Date }) {
+  const due = db
+    .select({ id: session.id })
+    .from(session)
+    .where(and(eq(session.token, token), gt(session.expiresAt, now), lte(session.expiresAt, dueBy)))
+    .for('update', { skipLocked: true });
+  const [row] = await db.update(session).set({ expiresAt, updatedAt: now }).where(inArray(session.id, due)).returning({ expiresAt: session.expiresAt });
+  return row?.expiresAt;
 }
 
 export async function grantPlatformAdmin(db: Db, userId: string) {
