@@ -11,7 +11,7 @@ import { DEMO_EMAIL_DOMAIN, DEMO_LOANS_DEFAULT, DemoSeedRefused, describeDemo, s
 import { rotateMasterKey } from './platform/files/key-rotation';
 import { openFileVault, openObjectStore } from './platform/files/open-vault';
 import { checkStorage, type StorageReport } from './platform/files/storage-check';
-import { refreshAllDocumentCounts } from './checklist/document-counts';
+import { checkDocumentCounts, refreshAllDocumentCounts, type DocumentCountDrift } from './checklist/document-counts';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -39,6 +39,10 @@ Commands:
   refresh-document-counts
                         count every loan's checklist again into its document counters (progress, the
                         pipeline's outstanding documents), after checklist rows were written by hand
+  check-document-counts [--fix]
+                        report every loan whose stored document counters (what the pipeline and the board show)
+                        disagree with its checklist items; exits 1 if one does. --fix counts those loans again.
+                        Safe while the server runs (on PostgreSQL).
   help                  show this text
 
 With the embedded database (no DATABASE_URL), stop the server first: one process at a time may open it.`;
@@ -49,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'rotate-master-key', 'check-storage', 'refresh-document-counts'].includes(command)) {
+  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'rotate-master-key', 'check-storage', 'refresh-document-counts', 'check-document-counts'].includes(command)) {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 64; // EX_USAGE
   }
@@ -126,6 +130,15 @@ async function main(argv: string[]): Promise<number> {
     if (rotation) return await rotateMasterKey(config, database.db, { check: rotation.includes('--check'), print: (line) => console.log(line) });
     if (command === 'migrate') console.log('Migrations applied.');
     if (command === 'jobs') console.table(await countJobsByStatus(database.db));
+    if (command === 'check-document-counts') {
+      const fix = argv.slice(1).includes('--fix');
+      const unknown = argv.slice(1).filter((arg) => arg !== '--fix');
+      if (unknown.length) {
+        console.error(`check-document-counts does not know "${unknown[0]}"`);
+        return 64;
+      }
+      return describeDocumentCountCheck(await checkDocumentCounts(database.db, { fix }), fix);
+    }
     if (command === 'refresh-document-counts') console.log(`Counted the checklists of ${await refreshAllDocumentCounts(database.db)} loan(s).`);
     if (command === 'retry-dead-jobs') console.log(`${await retryDeadJobs(database.db)} dead job(s) queued again; a running server sends them within seconds.`);
     return 0;
@@ -148,6 +161,20 @@ function describeStorageCheck(where: string, report: StorageReport): number {
     console.log(`  ${key}: ${findings.map((finding) => `${finding.what} at byte ${finding.offset}`).join(', ')}`);
   }
   return 1;
+}
+
+/** check-document-counts' report; 0 when every loan's counters match its items (or --fix counted them again), 1 otherwise. */
+function describeDocumentCountCheck(drift: DocumentCountDrift[], fixed: boolean): number {
+  if (drift.length === 0) {
+    console.log('Every loan’s document counters match its checklist.');
+    return 0;
+  }
+  const counts = (c: DocumentCountDrift['stored']) =>
+    `${c.requiredItems} required, ${c.approvedItems} approved (borrower: ${c.borrowerRequiredItems}, ${c.borrowerApprovedItems})`;
+  console.log(`${drift.length} loan(s) have document counters that disagree with their checklist:`);
+  for (const { loanId, teamId, stored, counted } of drift) console.log(`  loan ${loanId} (team ${teamId}): stored ${counts(stored)}; its items count ${counts(counted)}`);
+  console.log(fixed ? `Counted them again: ${drift.length} loan(s) fixed.` : 'Run it again with --fix to count them again.');
+  return fixed ? 0 : 1;
 }
 
 /** seed-demo's flags: --loans N, --force, --json. */

@@ -79,6 +79,67 @@ export async function refreshLoanDocumentCounts(tx: Db, loanId: string): Promise
   return rows[0] && countersOf(rows[0]);
 }
 
+/** A loan whose stored counters disagree with its checklist: what its row says, and what its items count. */
+export interface DocumentCountDrift {
+  loanId: string;
+  teamId: string;
+  stored: Omit<LoanDocumentCounters, 'outstandingItems'>;
+  counted: Omit<LoanDocumentCounters, 'outstandingItems'>;
+}
+
+/**
+ * The loans (of one team, or all) whose counters are not what their items
+ * count now, in one statement that writes nothing: what
+ * `npm run cli -- check-document-counts` reports. Safe while the server runs;
+ * a checklist being changed at that moment may show until its transaction
+ * commits.
+ */
+export async function findDocumentCountDrift(db: Db, { teamId }: { teamId?: string } = {}): Promise<DocumentCountDrift[]> {
+  const { rows } = (await db.execute(sql`
+    select l.id as loan_id, l.team_id,
+           l.required_items, l.approved_items, l.borrower_required_items, l.borrower_approved_items,
+           n.required, n.approved, n.borrower_required, n.borrower_approved
+      from ${loan} l
+     cross join lateral (
+       select count(*) filter (where ${stillNeeded})::int as required,
+              count(*) filter (where ${approved})::int as approved,
+              count(*) filter (where ${stillNeeded} and c.borrower_visible)::int as borrower_required,
+              count(*) filter (where ${approved} and c.borrower_visible)::int as borrower_approved
+         from checklist_item c
+        where c.loan_id = l.id) n
+     where ${teamId ? sql`l.team_id = ${teamId}` : sql`true`}
+       and (l.required_items, l.approved_items, l.borrower_required_items, l.borrower_approved_items)
+           is distinct from (n.required, n.approved, n.borrower_required, n.borrower_approved)
+     order by l.team_id, l.id`)) as unknown as { rows: Record<string, string | number>[] };
+  return rows.map((row) => ({
+    loanId: String(row.loan_id),
+    teamId: String(row.team_id),
+    stored: {
+      requiredItems: Number(row.required_items),
+      approvedItems: Number(row.approved_items),
+      borrowerRequiredItems: Number(row.borrower_required_items),
+      borrowerApprovedItems: Number(row.borrower_approved_items),
+    },
+    counted: {
+      requiredItems: Number(row.required),
+      approvedItems: Number(row.approved),
+      borrowerRequiredItems: Number(row.borrower_required),
+      borrowerApprovedItems: Number(row.borrower_approved),
+    },
+  }));
+}
+
+/**
+ * `check-document-counts`: the loans whose counters drifted and, with `fix`,
+ * each of them counted again (`refreshLoanDocumentCounts`, one transaction
+ * per loan, so it may run beside the server). Returns the drift found.
+ */
+export async function checkDocumentCounts(db: Db, { fix = false, teamId }: { fix?: boolean; teamId?: string } = {}): Promise<DocumentCountDrift[]> {
+  const drift = await findDocumentCountDrift(db, teamId ? { teamId } : {});
+  if (fix) for (const { loanId } of drift) await db.transaction((tx) => refreshLoanDocumentCounts(tx, loanId));
+  return drift;
+}
+
 /**
  * Counts every loan's checklist again (or every loan of one team): for data
  * written around the services (a bulk import, a hand edit, the benchmark's

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
-import { ITEM_STATUSES } from '../../shared/domain/checklist-status';
+import { documentCounts, ITEM_STATUSES } from '../../shared/domain/checklist-status';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOAN_STAGES, MAIN_STAGES } from '../../shared/domain/loan-stages';
-import { WholeLoanSchema, type LoanView, type PipelinePage } from '../../shared/schemas/loans';
+import { WholeLoanSchema, type LoanView, type PipelinePage, type PipelineRow } from '../../shared/schemas/loans';
+import type { ChecklistView } from '../../shared/schemas/checklist';
+import type { NotificationPage } from '../../shared/schemas/notifications';
+import type { MyLoans } from '../../shared/schemas/participants';
 import { setupApi } from '../../test/api';
 import { backends } from '../../test/databases';
 import { createTeamWithOwner } from '../../test/factories';
@@ -361,6 +364,65 @@ describe.each(backends)('seed-demo on %s', (backend) => {
     expect(own.json<LoanView>()).toMatchObject({ viewer: 'borrower', borrowerName: 'Marcus Reed' });
     expect((await api.as(cookie).get(`/api/loans/${priya!.loans[0]!.loanId}`)).statusCode).toBe(404);
   });
+
+  it('shows true numbers from the first second: every loan’s pipeline row, board card and page agree, and the bell counts what the rows call unread', async () => {
+    const owner = await signInWithTotp(api.app, seeded.owner.email, seeded.owner.totpSecret, seeded.owner.password);
+    const assistant = await signInWithTotp(api.app, seeded.assistant.email, seeded.assistant.totpSecret, seeded.assistant.password);
+    const get = async <T,>(cookie: string, url: string): Promise<T> => {
+      const response = await api.as(cookie).get(url);
+      expect(response.statusCode, url).toBe(200);
+      return response.json<T>();
+    };
+    const everyRow = async (cookie: string, query = '') => {
+      const rows: PipelineRow[] = [];
+      for (const status of ['open', 'funded', 'closed', 'archived'])
+        rows.push(...(await get<PipelinePage>(cookie, `/api/teams/${seeded.teamId}/loans?status=${status}&size=200${query}`)).rows);
+      return new Map(rows.map((row) => [row.id, row]));
+    };
+    const items = await api.db.select().from(checklistItem);
+
+    for (const cookie of [owner, assistant]) {
+      const list = await everyRow(cookie);
+      expect(list.size).toBe(seeded.loans);
+      // The board: a column (one query) per stage, as the web app asks for it.
+      const board = new Map<string, PipelineRow>();
+      for (const stage of LOAN_STAGES) for (const [id, row] of await everyRow(cookie, `&stage=${stage}`)) board.set(id, row);
+      expect(board.size).toBe(seeded.loans);
+      let unreadOnRows = 0;
+      for (const [loanId, row] of list) {
+        const counts = documentCounts(items.filter((item) => item.loanId === loanId));
+        const checklist = await get<ChecklistView>(cookie, `/api/loans/${loanId}/checklist`);
+        const page = await get<LoanView & { viewer: 'team' }>(cookie, `/api/loans/${loanId}`);
+        const comments = await get<CommentListView>(cookie, `/api/loans/${loanId}/comments`);
+        const card = board.get(loanId)!;
+        const said = (of: PipelineRow) => [of.outstandingDocuments, of.requiredDocuments, of.approvedDocuments, of.progress, of.unreadComments];
+        expect(counts.required, `loan ${loanId} has a checklist`).toBeGreaterThan(0);
+        expect(said(row), `the pipeline row of ${loanId}`).toEqual([checklist.outstandingRequired, counts.required, counts.approved, page.progress, comments.unread.count]);
+        expect(said(card), `the board card of ${loanId}`).toEqual(said(row));
+        expect(checklist.outstandingRequired).toBe(counts.outstanding);
+        unreadOnRows += row.unreadComments;
+      }
+      // The bell and the inbox count the same comments the rows call unread.
+      const bell = await get<{ unread: number }>(cookie, '/api/me/notifications/unread-count');
+      const inbox = await get<NotificationPage>(cookie, '/api/me/notifications?limit=100');
+      expect(unreadOnRows).toBeGreaterThan(0);
+      expect(bell.unread).toBe(unreadOnRows);
+      expect(inbox.unread).toBe(unreadOnRows);
+      expect(inbox.notifications.filter((n) => n.readAt === null).length).toBe(Math.min(unreadOnRows, inbox.notifications.length));
+    }
+
+    for (const borrower of seeded.borrowers) {
+      const { cookie } = await signIn(api.app, borrower.email, borrower.password);
+      const mine = await get<MyLoans>(cookie, '/api/my-loans');
+      let unreadOnCards = 0;
+      for (const card of mine.loans) {
+        const comments = await get<CommentListView>(cookie, `/api/loans/${card.id}/comments`);
+        expect(card.unreadComments, `${borrower.name}’s card of ${card.id}`).toBe(comments.unread.count);
+        unreadOnCards += card.unreadComments;
+      }
+      expect((await get<{ unread: number }>(cookie, '/api/me/notifications/unread-count')).unread, borrower.name).toBe(unreadOnCards);
+    }
+  }, 180_000);
 
   it('resets the demo when run again: one demo team, the same number of loans, new passwords', async () => {
     const again = await seed();

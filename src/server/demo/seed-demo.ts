@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import { checklistFor, DSCR_TEMPLATE } from '../../shared/domain/checklist-templates';
 import { importActivity } from '../activity/activity-log';
 import { itemRowsFrom } from '../checklist/new-loan-checklist';
+import { refreshAllDocumentCounts } from '../checklist/document-counts';
 import {
   checklistItem,
   comment,
@@ -15,6 +16,7 @@ import {
   loan,
   loanParticipant,
   loanReadCursor,
+  notification,
   stageChange,
   team,
   teamMember,
@@ -28,6 +30,7 @@ import { enqueueObjectDeletion, objectKeysOfTeams } from '../platform/files/file
 import { demoChecklist, type DemoChecklist } from './demo-checklist';
 import { demoConversation, type DemoCommentRow } from './demo-conversation';
 import { demoFileMaker } from './demo-documents';
+import { demoNotices, demoNotificationRow, type DemoNotice } from './demo-notifications';
 import { demoLoan, prng, type DemoActivity, type DemoLoan, type DemoPerson } from './demo-loans';
 
 /**
@@ -192,7 +195,7 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
 
   const owner = await enrolled(await account('jordan.hayes', 'Jordan Hayes'), 'owner');
   const assistant = await enrolled(await account('sam.ortiz', 'Sam Ortiz'), 'assistant');
-  const borrowerAccounts = [];
+  const borrowerAccounts: (DemoAccount & { userId: string })[] = [];
   for (const b of BORROWERS) borrowerAccounts.push(await account(b.local, b.name));
 
   const rng = prng(DEMO_SEED);
@@ -289,6 +292,8 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
       return plan.items.map(({ key: _key, ...state }, index) => ({ ...fromTemplate[index]!, ...state, requestedAt: file.createdAt }));
     });
     await insertAsJson(tx, checklistItem, itemRows);
+    // The counters the pipeline and the board read, counted from those items as every writer counts them.
+    await refreshAllDocumentCounts(tx, { teamId: created.id });
     const versionRows = checklists.flatMap(({ plan }, i) => plan.versions.map((version) => ({ ...version, loanId: loanIds[i]! })));
     for (const chunk of chunks(versionRows, 1000)) await tx.insert(documentVersion).values(chunk);
     for (const chunk of chunks(fileRows, 1000)) await tx.insert(documentFile).values(chunk);
@@ -308,15 +313,18 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
     await insertAsJson(tx, comment, commentRows);
     const commentsOf = new Map<string, CommentInsert[]>();
     for (const row of commentRows) commentsOf.set(row.loanId, [...(commentsOf.get(row.loanId) ?? []), row]);
-    await insertAsJson(
-      tx,
-      loanReadCursor,
-      readCursors(
-        loanIds.map((loanId) => ({ loanId, comments: commentsOf.get(loanId) ?? [] })),
-        { owner, assistant, borrowers: participation.map((p) => ({ userId: p.who.userId, index: p.index })) },
-        now,
-      ),
+    // Whom each comment told (an inbox row each), as posting it does: the cursors leave unread only comments that told their reader.
+    const teamIds = new Set([owner.userId, assistant.userId]);
+    const onLoan = new Set(participation.map((p) => `${loanIds[p.index]}:${p.who.userId}`));
+    const notices = demoNotices(commentRows, (loanId, userId) => (teamIds.has(userId) ? 'team' : onLoan.has(`${loanId}:${userId}`) ? 'borrowers' : undefined));
+    const cursors = readCursors(
+      loanIds.map((loanId) => ({ loanId, comments: commentsOf.get(loanId) ?? [] })),
+      { owner, assistant, borrowers: participation.map((p) => ({ userId: p.who.userId, index: p.index })) },
+      new Set(notices.map((n) => `${n.userId}:${n.commentId}`)),
+      now,
     );
+    await insertAsJson(tx, loanReadCursor, cursors);
+    await insertAsJson(tx, notification, inboxRows(notices, commentRows, cursors, { people: [owner, assistant, ...borrowerAccounts], book, loanIds, now }));
     if (participation.length)
       await tx
         .insert(loanParticipant)
@@ -356,7 +364,7 @@ export async function seedDemo(deps: SeedDemoDeps, options: SeedDemoOptions = {}
 
 const byTime = (a: { at: Date }, b: { at: Date }) => a.at.getTime() - b.at.getTime();
 
-type CommentInsert = typeof comment.$inferInsert & { loanId: string; createdAt: Date; activitySeq: number };
+type CommentInsert = typeof comment.$inferInsert & { id: string; authorId: string; mentions: string[]; loanId: string; createdAt: Date; activitySeq: number };
 
 function commentRow({ posted: _posted, ...row }: DemoCommentRow, loanId: string, numbers: { seq: number; sharedSeq: number | null }): CommentInsert {
   return { ...row, loanId, activitySeq: numbers.seq, sharedActivitySeq: numbers.sharedSeq };
@@ -366,21 +374,29 @@ function commentRow({ posted: _posted, ...row }: DemoCommentRow, loanId: string,
  * Where each demo person has read up to: the owner has a couple of unread
  * comments on every third loan, the assistant one on every fourth, the
  * others read to the end; a borrower has two unread on their first loan and
- * one on the next (a co-borrower never opened the discussion: no cursor, all
- * unread). Unread counts others' comments that are not deleted, by the
- * reader's sequence (decision 011), as the comments feature counts them.
+ * one on the next. Unread counts others' comments that are not deleted, by
+ * the reader's sequence (decision 011), as the comments feature counts them;
+ * only comments that told the reader (`told`: their threads, their mentions)
+ * are left unread, fewer when the newest do not, so each unread comment is
+ * also an unread row in their inbox (a co-borrower who is in no thread has
+ * read to the end).
  */
 function readCursors(
   loans: { loanId: string; comments: CommentInsert[] }[],
   people: { owner: { userId: string }; assistant: { userId: string }; borrowers: { userId: string; index: number }[] },
+  told: ReadonlySet<string>,
   now: Date,
 ): (typeof loanReadCursor.$inferInsert)[] {
+  // Up to `unread` of the newest comments by others are left unread, as long as each of them told the reader (an inbox row):
+  // what the pipeline counts unread on the loan is then what the bell counts for it.
   const leaving = (comments: CommentInsert[], userId: string, audience: 'team' | 'borrowers', unread: number) => {
     const seen = comments.filter((row) => audience === 'team' || row.sharedActivitySeq != null);
     const cursorOf = (row: CommentInsert) => (audience === 'team' ? row.activitySeq : row.sharedActivitySeq!);
-    const others = seen.filter((row) => row.authorId !== userId && !row.deletedAt).map(cursorOf);
+    const others = seen.filter((row) => row.authorId !== userId && !row.deletedAt);
     const newest = Math.max(0, ...seen.map(cursorOf));
-    return unread > 0 && others.length >= unread ? others[others.length - unread]! - 1 : newest;
+    let left = 0;
+    while (left < unread && left < others.length && told.has(`${userId}:${others[others.length - 1 - left]!.id}`)) left += 1;
+    return left > 0 ? cursorOf(others[others.length - left]!) - 1 : newest;
   };
   const rows: (typeof loanReadCursor.$inferInsert)[] = [];
   loans.forEach(({ loanId, comments }, i) => {
@@ -389,15 +405,40 @@ function readCursors(
     rows.push({ userId: people.assistant.userId, loanId, cursor: leaving(comments, people.assistant.userId, 'team', i % 4 === 2 ? 1 : 0), updatedAt: now });
   });
   const firsts = new Set<string>();
-  people.borrowers.forEach(({ userId, index }, k) => {
+  people.borrowers.forEach(({ userId, index }) => {
     const { loanId, comments } = loans[index]!;
-    // The co-borrower (the second on Marcus's loan) has not opened it yet.
-    if (people.borrowers.findIndex((other) => other.index === index) !== k || comments.length === 0) return;
+    if (comments.length === 0) return;
     const unread = firsts.has(userId) ? 1 : 2;
     firsts.add(userId);
     rows.push({ userId, loanId, cursor: leaving(comments, userId, 'borrowers', unread), updatedAt: now });
   });
   return rows;
+}
+
+/**
+ * The inbox rows of the notices, one per person and comment, as posting the
+ * comment wrote them: read (an hour after it was posted, or now if sooner)
+ * when the person's read cursor has passed it or it was deleted since,
+ * unread otherwise. In posting order, so their ids grow with time.
+ */
+function inboxRows(
+  notices: DemoNotice[],
+  comments: CommentInsert[],
+  cursors: (typeof loanReadCursor.$inferInsert)[],
+  { people, book, loanIds, now }: { people: { userId: string; name: string }[]; book: DemoLoan[]; loanIds: string[]; now: Date },
+) {
+  const byId = new Map(comments.map((row) => [row.id, row]));
+  const nameOf = new Map(people.map((p) => [p.userId, p.name]));
+  const streetOf = new Map(loanIds.map((id, i) => [id, book[i]!.input.propertyStreet]));
+  const cursorOf = new Map(cursors.map((c) => [`${c.userId}:${c.loanId}`, c.cursor ?? 0]));
+  const team = new Set(people.slice(0, 2).map((p) => p.userId));
+  return notices.map((notice) => {
+    const row = byId.get(notice.commentId)!;
+    const seq = team.has(notice.userId) ? row.activitySeq : row.sharedActivitySeq!;
+    const read = row.deletedAt != null || seq <= (cursorOf.get(`${notice.userId}:${row.loanId}`) ?? 0);
+    const readAt = read ? new Date(Math.min(row.createdAt.getTime() + 3_600_000, now.getTime())) : null;
+    return demoNotificationRow(notice, row, { authorName: nameOf.get(row.authorId) ?? 'Someone', street: streetOf.get(row.loanId) ?? '', readAt });
+  });
 }
 
 /**
