@@ -72,7 +72,7 @@ test.describe('notifications', () => {
     await bell.click();
     await expect(page).toHaveURL(/\/app\/inbox$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
-    await expect(page.getByText('3 unread notifications.')).toBeVisible();
+    await expect(page.getByText('3 unread notifications.', { exact: true })).toBeVisible();
     const rows = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem');
     await expect(rows).toHaveCount(3);
     await expect(rows.first()).toContainText(`Aiden Assistant uploaded ${items[2]!.label}`);

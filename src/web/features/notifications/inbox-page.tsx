@@ -36,7 +36,7 @@ export default function InboxPage() {
             Notifications
           </h1>
           <p className="mt-2 text-slate-600" aria-live="polite">
-            {list.isSuccess ? (unread ? `${plural(unread, '1 unread notification', `${unread} unread notifications`)}.` : 'You are all caught up.') : null}
+            {list.isSuccess ? (unread ? `${plural(unread, 'unread notification', 'unread notifications')}.` : 'You are all caught up.') : null}
           </p>
         </div>
         <Button
