@@ -107,7 +107,7 @@ test.describe('a borrower on their loan', () => {
     await expect(why.getByText('Give the reason')).toBeVisible();
     await why.getByLabel('Reason').fill('The house is vacant until closing.');
     await why.getByRole('button', { name: 'Send' }).click();
-    await expect(documents.getByRole('region', { name: 'Waiting for review' })).toContainText('Not applicable (to confirm)');
+    await expect(documents.getByRole('region', { name: 'Waiting for review' })).toContainText('Sent — waiting for review');
     await expectNoAxeViolations(borrower);
 
     // 4. "My loans" (where their /app opens): the loan as a card in the team's branding.

@@ -104,7 +104,7 @@ test.describe('the documents journey', () => {
     await expect(borrower.getByText(`${ID} uploaded: your team will review it.`)).toBeVisible();
     await borrower.unroute('**/uploads/*/files/*', hold);
     const waitingItem = documents.getByRole('region', { name: 'Waiting for review' }).getByRole('listitem').filter({ hasText: ID }).first();
-    await expect(waitingItem).toContainText('Uploaded');
+    await expect(waitingItem).toContainText('Sent — waiting for review');
 
     // 2. The assistant previews the PDF (pdf.js draws it: In review), then sends the version back with a reason.
     await page.goto(`/app/loans/${loan.id}`);
@@ -127,12 +127,12 @@ test.describe('the documents journey', () => {
     // 3. The borrower reads the reason on the item and sends version 2.
     await borrower.reload();
     const again = needed.getByRole('listitem').filter({ hasText: ID }).first();
-    await expect(again).toContainText(`What to fix: ${REASON}`);
+    await expect(again).toContainText(`Needs a new version: ${REASON}`);
     const bothSides = await samplePdf('Government ID, both sides');
     await chooseFiles(borrower, again, ID, [{ name: 'id-both-sides.pdf', mimeType: 'application/pdf', buffer: bothSides }]);
     await again.getByRole('button', { name: 'Send 1 file' }).click();
     await expect(borrower.getByText(`${ID} uploaded: your team will review it.`).first()).toBeVisible();
-    await expect(waitingItem).toContainText('Uploaded');
+    await expect(waitingItem).toContainText('Sent — waiting for review');
 
     // 4. Before the approval: the pipeline's count and the loan's progress, as the owner sees them.
     await ownerPage.goto('/app/loans');

@@ -4,7 +4,7 @@ import type { LoanDetail } from '../src/shared/schemas/loans';
 import { samplePdf, samplePng } from '../src/test/sample-files';
 import { sampleLoan } from '../src/test/sample-loan';
 import { expectPdfDrawn } from './documents-helpers';
-import { addSession, axeAtBothWidths, borrowerJoinsOnPhone, expect, test, watchPage } from './fixtures';
+import { addSession, axeAtBothWidths, borrowerJoinsOnPhone, expect, expectNoAxeViolations, test, watchPage } from './fixtures';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -88,7 +88,7 @@ test.describe('documents on a checklist item', () => {
     await borrower.unroute('**/uploads/*/files/*', hold);
     const waiting = documents.getByRole('region', { name: 'Waiting for review' });
     const waitingItem = waiting.getByRole('listitem').filter({ hasText: ITEM }).first();
-    await expect(waitingItem).toContainText('Uploaded');
+    await expect(waitingItem).toContainText('Sent — waiting for review');
     await waitingItem.getByRole('button', { name: `Your uploads: ${ITEM}` }).click();
     const borrowerVersions = waiting.getByRole('list', { name: `Versions of ${ITEM}` });
     await expect(borrowerVersions).toContainText('Version 1');
@@ -130,16 +130,19 @@ test.describe('documents on a checklist item', () => {
     // 4. The borrower sees why, first thing, and sends version 2; the PDF previews on the phone too.
     await borrower.reload();
     const again = needed.getByRole('listitem').filter({ hasText: ITEM }).first();
-    await expect(again).toContainText(`What to fix: ${REASON}`);
+    await expect(again).toContainText(`Needs a new version: ${REASON}`);
     chooser = borrower.waitForEvent('filechooser');
     await again.getByRole('button', { name: `Choose files: ${ITEM}` }).click();
     await (await chooser).setFiles({ name: 'id-both-sides.pdf', mimeType: 'application/pdf', buffer: await samplePdf('Government ID, both sides') });
     await again.getByRole('button', { name: 'Send 1 file' }).click();
     await expect(borrower.getByText(`${ITEM} uploaded: your team will review it.`).first()).toBeVisible();
-    await expect(waitingItem).toContainText('Uploaded');
+    await expect(waitingItem).toContainText('Sent — waiting for review');
+    // The reason belongs to version 1: the item's new version shows none, and only the history keeps it.
+    await expect(waitingItem).not.toContainText(REASON);
     await waitingItem.getByRole('button', { name: `Your uploads: ${ITEM}` }).click();
-    await expect(borrowerVersions.getByRole('listitem').filter({ hasText: 'Version 2' }).first()).toContainText('Waiting for review');
-    await expect(borrowerVersions).toContainText(`What to change: ${REASON}`);
+    await expect(borrowerVersions.getByRole('listitem').filter({ hasText: 'Version 2' }).first()).toContainText('Sent — waiting for review');
+    await expect(borrowerVersions.getByRole('listitem').filter({ hasText: 'Version 2' }).first()).not.toContainText(REASON);
+    await expect(borrowerVersions.getByRole('listitem').filter({ hasText: 'Version 1' }).first()).toContainText(`Needs a new version: ${REASON}`);
     await axeAtBothWidths(borrower, PHONE);
     await borrowerVersions.getByRole('button', { name: 'Preview id-both-sides.pdf' }).click();
     const borrowerPreview = borrower.getByRole('dialog', { name: 'id-both-sides.pdf' });
@@ -243,6 +246,46 @@ test.describe('documents on a checklist item', () => {
     expect(dropped).toHaveLength(1);
     await expect(checklist.getByRole('list', { name: `Versions of ${ITEM}` })).toContainText('passport.pdf');
     await expect(checklist.getByRole('listitem').filter({ hasText: ITEM }).first()).toContainText('Uploaded');
+  });
+
+  test('an overdue item shows its date in the warning colour with how late it is, to the team and to the borrower', async ({
+    page,
+    browser,
+    loginAs,
+    isMobile,
+  }) => {
+    test.skip(isMobile, 'the team on a desktop, the borrower on a phone: both set here');
+    test.setTimeout(180_000);
+    await page.setViewportSize(DESKTOP);
+    const owner = await loginAs({ role: 'owner', name: 'Olive Owner' });
+    const created = await page.request.post(`/api/teams/${owner.team?.id}/loans`, { data: sampleLoan({ borrowerName: 'Owen Overdue' }) });
+    expect(created.status(), await created.text()).toBe(201);
+    const loan = (await created.json()) as LoanDetail;
+    const { context: phone, page: borrower } = await borrowerJoinsOnPhone(page, browser, loan.id, { name: 'Owen Overdue', emailLabel: 'owen.overdue' });
+
+    // The ID was due 3 days ago (on the browser's calendar) and is still owed.
+    const checklist = (await (await page.request.get(`/api/loans/${loan.id}/checklist`)).json()) as ChecklistView;
+    const item = checklist.items.find((row) => row.label === ITEM)!;
+    const due = new Date();
+    due.setDate(due.getDate() - 3);
+    const dueDate = new Intl.DateTimeFormat('en-CA').format(due);
+    const moved = await page.request.patch(`/api/loans/${loan.id}/checklist/items/${item.id}`, { data: { version: item.version, dueDate } });
+    expect(moved.status(), await moved.text()).toBe(200);
+
+    await page.goto(`/app/loans/${loan.id}`);
+    const teamLate = page.locator(`#item-${item.id}`).getByText('3 days overdue');
+    await expect(teamLate).toBeVisible();
+    await expect(teamLate).toHaveClass(/text-amber-800/);
+    // The items not yet due read in plain grey, without a count.
+    await expect(page.getByRole('region', { name: 'Document checklist' }).getByText('overdue')).toHaveCount(1);
+    await expectNoAxeViolations(page);
+
+    await borrower.reload();
+    const borrowerLate = borrower.locator(`#item-${item.id}`).getByText('3 days overdue');
+    await expect(borrowerLate).toBeVisible();
+    await expect(borrowerLate).toHaveClass(/text-amber-800/);
+    await expectNoAxeViolations(borrower);
+    await phone.close();
   });
 });
 

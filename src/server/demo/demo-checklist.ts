@@ -64,6 +64,14 @@ const NEEDS_REVISION_ANY = [
   'The document is cut off at the bottom; send the full page.',
   'This is an older version; upload the signed and dated one.',
 ] as const;
+/**
+ * Where the due dates of an open loan's unsettled items fall, in days from
+ * today: most ahead, a few passed, so the overdue ones stand out. Picked by
+ * the item's place and the loan's first day, not the PRNG, so the rest of
+ * the book stays as it was.
+ */
+const DUE_FROM_TODAY = [-6, -2, 1, 3, 5, 7, 10, 12, 14, 21] as const;
+
 const THIRD_PARTIES: Readonly<Record<string, string>> = {
   insurance: 'Gulf Coast Insurance Agency',
   appraisal: 'Keystone Appraisal Group',
@@ -79,6 +87,7 @@ export interface DemoItemRow {
   reason: string | null;
   notApplicableConfirmed: boolean;
   documentDate: string | null;
+  dueDate: string | null;
   updatedAt: Date;
   updatedBy: string | null;
   version: number;
@@ -158,6 +167,8 @@ export function demoChecklist(
       reason: null,
       notApplicableConfirmed: false,
       documentDate: null,
+      // As the loan was opened: due `dueInDays` after its first day (itemRowsFrom); moved around today below while it is still open.
+      dueDate: templateItem.dueInDays ? addDays(isoDay(loan.createdAt), templateItem.dueInDays) : null,
       updatedAt: loan.createdAt,
       updatedBy: null,
       version: 1,
@@ -304,6 +315,11 @@ export function demoChecklist(
     return finish();
 
     function finish() {
+      const settled = row.status === 'approved' || row.status === 'waived' || (row.status === 'not_applicable' && row.notApplicableConfirmed);
+      if (row.dueDate && !closed && !loan.archived && !settled) {
+        const day = Math.floor(loan.createdAt.getTime() / DAY);
+        row.dueDate = addDays(today, DUE_FROM_TODAY[(index + day) % DUE_FROM_TODAY.length]!);
+      }
       // Every event changed the item once (its version counts the changes), the last one when and by whom.
       const lastEvent = events.at(-1);
       row.version = 1 + events.length;

@@ -410,7 +410,10 @@ describe.each(backends)('reminders on %s', (backend) => {
     expect(view.json().next).toMatchObject({ kind: 'scheduled' });
     expect(view.json().next.on >= today).toBe(true);
     // Every owed item had its five: none will go. Nothing owed: none either.
-    await api.db.update(checklistItem).set({ remindersSent: 5, lastRemindedAt: auckland('2026-11-30T10:00:00') }).where(eq(checklistItem.loanId, loanId));
+    await api.db
+      .update(checklistItem)
+      .set({ remindersSent: 5, lastRemindedAt: auckland('2026-11-30T10:00:00') })
+      .where(eq(checklistItem.loanId, loanId));
     expect((await remindersView(deps, loanId, auckland('2026-12-01T10:00:00'))).next).toEqual({ kind: 'none', why: 'all_sent' });
     await api.db.update(checklistItem).set({ status: 'approved' }).where(eq(checklistItem.loanId, loanId));
     expect((await remindersView(deps, loanId, auckland('2026-12-01T10:00:00'))).next).toEqual({ kind: 'none', why: 'nothing_owed' });

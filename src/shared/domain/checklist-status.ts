@@ -122,3 +122,33 @@ export function isDocumentExpired({ documentDate, validityDays }: { documentDate
   good.setUTCDate(good.getUTCDate() + validityDays);
   return good.toISOString().slice(0, 10) < mustBeGoodOn;
 }
+
+/**
+ * Where an item stands for a borrower: four states, never the team's eight
+ * tags (issue 23). "Uploaded", "In review" and a claim the team has still to
+ * confirm are all "sent" to them; a version sent back and an approval that
+ * expired both ask for a new version, with the reason; approved, waived and
+ * confirmed "not applicable" are done.
+ */
+export type BorrowerItemState = 'needed' | 'sent' | 'new_version' | 'done';
+
+export const BORROWER_ITEM_STATE_LABELS: Readonly<Record<BorrowerItemState, string>> = {
+  needed: 'Needed',
+  sent: 'Sent — waiting for review',
+  new_version: 'Needs a new version',
+  done: 'Done',
+};
+
+export function borrowerItemState(status: ItemStatus, notApplicableConfirmed = false): BorrowerItemState {
+  if (isItemSettled(status, notApplicableConfirmed)) return 'done';
+  if (status === 'needs_revision' || status === 'expired') return 'new_version';
+  if (status === 'uploaded' || status === 'in_review' || status === 'not_applicable') return 'sent';
+  return 'needed';
+}
+
+/** The borrower's words for an item's state, every borrower-facing place the same: "Needs a new version: <reason>" with the reason when there is one. */
+export function borrowerItemLabel(item: { status: ItemStatus; notApplicableConfirmed?: boolean; reason?: string | null }): string {
+  const state = borrowerItemState(item.status, item.notApplicableConfirmed);
+  const label = BORROWER_ITEM_STATE_LABELS[state];
+  return state === 'new_version' && item.reason ? `${label}: ${item.reason}` : label;
+}

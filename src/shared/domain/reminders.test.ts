@@ -110,7 +110,12 @@ describe("a loan's next reminder", () => {
   const zone = 'America/Chicago';
   /** A moment on the wall clock in Chicago (UTC−6 in December). */
   const chicago = (stamp: string) => new Date(`${stamp}-06:00`);
-  const owedSince = (requestedOn: string, dueDate: string | null = null): ItemReminderState => ({ dueDate, requestedOn, remindersSent: 0, lastRemindedOn: null });
+  const owedSince = (requestedOn: string, dueDate: string | null = null): ItemReminderState => ({
+    dueDate,
+    requestedOn,
+    remindersSent: 0,
+    lastRemindedOn: null,
+  });
   const loan = (owed: ItemReminderState[], over: Partial<{ enabled: boolean; closed: boolean; recipients: number }> = {}) => ({
     enabled: true,
     closed: false,

@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
-import { isItemSettled, type ItemStatus } from '../../../../shared/domain/checklist-status';
+import { borrowerItemLabel, borrowerItemState, isItemSettled, type ItemStatus } from '../../../../shared/domain/checklist-status';
 import type { BorrowerChecklistItemView } from '../../../../shared/schemas/checklist';
-import { formatCalendarDate } from '../../../lib/dates';
 import { useFailureNotice } from '../../../lib/me-context';
 import { Button } from '../../../ui/button';
 import { FileUpload } from '../../../ui/file-upload';
@@ -14,16 +13,18 @@ import { checklistItemPath, useChecklist } from '../api/get-checklist';
 import { refreshDocuments } from '../api/list-versions';
 import { ItemComments } from '../components/discussion/item-comments';
 import { DocumentVersions } from '../components/document-versions';
+import { DueDate } from '../components/due-date';
 import { FilePreviewDialog, type FilePreview } from '../components/file-preview-dialog';
 import { useLandOnHashTarget } from '../components/hash-target';
-import { ItemStatusChip } from '../components/item-status-chip';
+import { BorrowerStatusChip } from '../components/item-status-chip';
 
 type Item = BorrowerChecklistItemView;
 
 const fromYou = (item: Item) => item.provider === 'borrower';
-const done = (item: Item) => isItemSettled(item.status, item.notApplicableConfirmed);
+const stateOf = (item: Item) => borrowerItemState(item.status, item.notApplicableConfirmed);
+const done = (item: Item) => stateOf(item) === 'done';
 /** Sent and now with the team: a version to review, or a "doesn't apply to me" to confirm. */
-const waiting = (item: Item) => item.status === 'uploaded' || item.status === 'in_review' || (item.status === 'not_applicable' && !item.notApplicableConfirmed);
+const waiting = (item: Item) => stateOf(item) === 'sent';
 /** What the borrower can upload to: still needed from them, sent back, or expired. */
 const needsUpload = (item: Item) => fromYou(item) && (item.status === 'requested' || item.status === 'needs_revision' || item.status === 'expired');
 /** Statuses an item only reaches with a version uploaded. */
@@ -132,14 +133,16 @@ function BorrowerItem({
     <li id={`item-${item.id}`} tabIndex={-1} className="p-3 focus:outline-2 focus:outline-navy-600">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="font-medium break-words text-slate-900">{item.label}</p>
-        <ItemStatusChip status={item.status} pendingConfirmation={item.status === 'not_applicable' && !item.notApplicableConfirmed} />
+        <BorrowerStatusChip status={item.status} notApplicableConfirmed={item.notApplicableConfirmed} />
       </div>
-      {item.dueDate && !settled ? <p className="mt-1 text-sm text-slate-600">Due {formatCalendarDate(item.dueDate)}</p> : null}
-      {item.provider === 'third_party' && !settled ? <p className="mt-1 text-sm text-slate-600">Your team gets this from a third party.</p> : null}
-      {item.status === 'needs_revision' && item.reason ? (
-        <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-          <span className="font-semibold">What to fix:</span> {item.reason}
+      {item.dueDate && !settled ? (
+        <p className="mt-1 text-sm text-slate-600">
+          <DueDate item={item} />
         </p>
+      ) : null}
+      {item.provider === 'third_party' && !settled ? <p className="mt-1 text-sm text-slate-600">Your team gets this from a third party.</p> : null}
+      {stateOf(item) === 'new_version' && item.reason ? (
+        <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">{borrowerItemLabel(item)}</p>
       ) : item.reason ? (
         <p className="mt-1 text-sm text-slate-800">Reason: {item.reason}</p>
       ) : null}
@@ -175,7 +178,7 @@ function BorrowerItem({
       </div>
       {showVersions ? (
         <div id={versionsId} className="mt-2 rounded-xl bg-slate-50 p-2">
-          <DocumentVersions loanId={loanId} itemId={item.id} label={item.label} onPreview={(shown) => onPreview(shown)} />
+          <DocumentVersions loanId={loanId} itemId={item.id} label={item.label} forBorrower onPreview={(shown) => onPreview(shown)} />
         </div>
       ) : null}
       <div className="mt-1 -ml-2">

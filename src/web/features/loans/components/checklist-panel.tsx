@@ -2,7 +2,6 @@ import { useId, useState, type FormEvent } from 'react';
 import { CATEGORY_LABELS, CHECKLIST_CATEGORIES, type ChecklistCategory, type ItemProvider } from '../../../../shared/domain/checklist-templates';
 import { ITEM_STATUS_LABELS, nextItemStatus } from '../../../../shared/domain/checklist-status';
 import type { ChecklistItemView } from '../../../../shared/schemas/checklist';
-import { formatCalendarDate } from '../../../lib/dates';
 import { useFailureNotice } from '../../../lib/me-context';
 import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
@@ -17,6 +16,7 @@ import { useRemoveChecklistItem } from '../api/remove-checklist-item';
 import { useReorderChecklist } from '../api/reorder-checklist';
 import { ItemComments } from './discussion/item-comments';
 import { useLandOnHashTarget } from './hash-target';
+import { DueDate } from './due-date';
 import { ItemDocuments } from './item-documents';
 import { ItemStatusChip } from './item-status-chip';
 import { UploadLinksDialog } from './upload-links-dialog';
@@ -98,7 +98,12 @@ export function ChecklistPanel({ loanId }: { loanId: string }) {
                 <p className="mt-1 text-sm text-slate-600">
                   {CATEGORY_LABELS[item.category]} · {PROVIDER_LABELS[item.provider]}
                   {item.borrowerVisible ? '' : ' · Internal'}
-                  {item.dueDate ? ` · Due ${formatCalendarDate(item.dueDate)}` : ''}
+                  {item.dueDate ? (
+                    <>
+                      {' · '}
+                      <DueDate item={item} />
+                    </>
+                  ) : null}
                 </p>
                 {item.reason ? <p className="mt-1 text-sm text-slate-700">Reason: {item.reason}</p> : null}
               </div>

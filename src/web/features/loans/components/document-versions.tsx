@@ -1,6 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { CONVERTED_PREVIEW_TYPES, DOCUMENT_TYPES, INLINE_PREVIEW_TYPES, type VersionReview } from '../../../../shared/domain/documents';
+import { BORROWER_ITEM_STATE_LABELS, type BorrowerItemState } from '../../../../shared/domain/checklist-status';
 import type { StoredFileView, VersionView } from '../../../../shared/schemas/documents';
 import { formatCalendarDate } from '../../../lib/dates';
 import { formatFileSize } from '../../../lib/file-size';
@@ -17,6 +18,14 @@ const REVIEWS: Record<VersionReview, { label: string; tone: 'navy' | 'green' | '
   in_review: { label: 'In review', tone: 'navy' },
   approved: { label: 'Approved', tone: 'green' },
   needs_revision: { label: 'Needs revision', tone: 'red' },
+};
+
+/** A borrower reads a version's review in the same four words as their items (`borrowerItemState`). */
+const BORROWER_REVIEWS: Record<VersionReview, BorrowerItemState> = {
+  pending: 'sent',
+  in_review: 'sent',
+  approved: 'done',
+  needs_revision: 'new_version',
 };
 
 /** Whether the page can show a file: PDFs and images at once, HEIC and TIFF through their converted preview (which may still be on its way). */
@@ -49,12 +58,15 @@ export function DocumentVersions({
   label,
   onPreview,
   actions,
+  forBorrower = false,
 }: {
   loanId: string;
   itemId: string;
   label: string;
   onPreview: (preview: FilePreview, version: VersionView, newest: boolean) => void;
   actions?: (version: VersionView, newest: boolean) => ReactNode;
+  /** A borrower's own uploads: reviews in the borrower's words. */
+  forBorrower?: boolean;
 }) {
   const versions = useVersions(loanId, itemId);
   const queryClient = useQueryClient();
@@ -65,7 +77,9 @@ export function DocumentVersions({
   return (
     <ol aria-label={`Versions of ${label}`} className="space-y-3">
       {list.map((version, index) => {
-        const review = REVIEWS[version.review];
+        const review = forBorrower
+          ? { ...REVIEWS[version.review], label: BORROWER_ITEM_STATE_LABELS[BORROWER_REVIEWS[version.review]] }
+          : REVIEWS[version.review];
         return (
           <li key={version.id} className="rounded-lg border border-slate-200 bg-white p-3">
             <div className="flex flex-wrap items-center gap-2">
@@ -78,7 +92,7 @@ export function DocumentVersions({
             </p>
             {version.review === 'needs_revision' && version.reviewReason ? (
               <p className="mt-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
-                <span className="font-semibold">What to change:</span> {version.reviewReason}
+                <span className="font-semibold">{forBorrower ? `${BORROWER_ITEM_STATE_LABELS.new_version}:` : 'What to change:'}</span> {version.reviewReason}
               </p>
             ) : null}
             {version.review === 'approved' && version.documentDate ? (
