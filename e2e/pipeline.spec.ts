@@ -333,6 +333,67 @@ test.describe('pipeline', () => {
     await expect(page.locator(`[data-loan-id="${quiet.id}"]`)).not.toContainText('unread');
   });
 
+  test('the list for a wide screen and the keyboard: every column fits, compact rows are remembered, keys move and open, a row opens its loan', async ({
+    page,
+    loginAs,
+    isMobile,
+  }) => {
+    test.skip(isMobile, 'the wide screen and the keys are the desktop’s');
+    const owner = await loginAs({ role: 'owner', name: 'Wanda Wide', teamName: 'Wide Lending' });
+    const names = Array.from({ length: 14 }, (_, i) => `Wide Borrower ${String(i + 1).padStart(2, '0')}`);
+    const made = [];
+    for (const name of names) made.push(await createLoan(page.request, owner, loan({ borrowerName: name, entityName: 'Washington Real Estate Holdings LLC' })));
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/app/loans?sort=borrower&dir=asc');
+    const table = page.getByRole('table');
+    await expect(table.getByRole('rowheader')).toHaveCount(14);
+
+    // Every column fits a 1440 px screen: neither the table's region nor the page scrolls sideways.
+    const sideways = () =>
+      page.evaluate(() => {
+        const region = document.querySelector('table')!.closest('[role="region"]')!;
+        return { region: region.scrollWidth - region.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth };
+      });
+    expect(await sideways()).toEqual({ region: 0, page: 0 });
+
+    // Compact rows: at least twelve loans on the first screen, and the choice survives a reload.
+    await page.getByRole('button', { name: 'Compact' }).click();
+    await expect(page.getByRole('button', { name: 'Compact' })).toHaveAttribute('aria-pressed', 'true');
+    const rowsOnScreen = () =>
+      page.evaluate(() => [...document.querySelectorAll('tbody tr')].filter((row) => row.getBoundingClientRect().bottom <= window.innerHeight).length);
+    await expect.poll(rowsOnScreen).toBeGreaterThanOrEqual(12);
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Compact' })).toHaveAttribute('aria-pressed', 'true');
+    expect(await sideways()).toEqual({ region: 0, page: 0 });
+
+    // The skip link is the first stop of the Tab key and lands past the header.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('main')).toBeFocused();
+
+    // "/" goes to the search box; J and K move between loans; Enter opens one.
+    await page.keyboard.press('/');
+    await expect(page.getByLabel('Search')).toBeFocused();
+    await page.getByLabel('Search').blur();
+    await page.keyboard.press('j');
+    await expect(table.getByRole('link', { name: names[0] })).toBeFocused();
+    await page.keyboard.press('j');
+    await page.keyboard.press('ArrowDown');
+    await expect(table.getByRole('link', { name: names[2] })).toBeFocused();
+    await page.keyboard.press('k');
+    await expect(table.getByRole('link', { name: names[1] })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/app/loans/${made[1]!.id}$`));
+
+    // A click anywhere on a row opens its loan, not only on the name.
+    await page.goBack();
+    await table.getByRole('row').filter({ hasText: names[3]! }).getByRole('cell').nth(2).click();
+    await expect(page).toHaveURL(new RegExp(`/app/loans/${made[3]!.id}$`));
+    await page.goBack();
+    await expectNoAxeViolations(page);
+  });
+
   test('a team without loans sees where to start', async ({ page, loginAs }) => {
     await loginAs({ role: 'assistant', name: 'Asha Empty' });
     await page.goto('/app/loans');

@@ -15,6 +15,8 @@ export interface AppPage {
   nav?: string;
   /** Its tab in its area's navigation. */
   tab?: string;
+  /** Uses the screen's whole width (up to 1,920 px), for a table or a board of many columns; other pages keep a readable measure. */
+  wide?: boolean;
 }
 
 /** Several pages under one address, with tabs that stay in place while a page loads (the team's, the admin console). */

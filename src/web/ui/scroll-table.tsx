@@ -5,18 +5,22 @@ import { useId, type ReactNode } from 'react';
  * the table on narrow screens (the page itself never scrolls sideways), named
  * by the table's caption, and dimmed while `loading`. `minWidth` is a Tailwind
  * class written out by the caller (e.g. 'min-w-[48rem]'), so the stylesheet
- * of the caller's chunk has it.
+ * of the caller's chunk has it. With `stickyHead`, on a screen wide enough
+ * for the whole table (1,440 px and up) the region stops clipping and the
+ * header row stays in view while the page scrolls.
  */
 export function ScrollTable({
   caption,
   minWidth,
   loading,
+  stickyHead = false,
   className = 'mt-3',
   children,
 }: {
   caption: string;
   minWidth: string;
   loading?: boolean;
+  stickyHead?: boolean;
   className?: string;
   children: ReactNode;
 }) {
@@ -26,9 +30,14 @@ export function ScrollTable({
       role="region"
       aria-labelledby={captionId}
       tabIndex={0}
-      className={`relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm ${className}`}
+      className={`relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm ${stickyHead ? 'min-[1440px]:overflow-visible' : ''} ${className}`}
     >
-      <table aria-busy={loading} className={`w-full ${minWidth} text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''}`}>
+      <table
+        aria-busy={loading}
+        className={`w-full ${minWidth} text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''} ${
+          stickyHead ? 'min-[1440px]:[&_thead_th]:sticky min-[1440px]:[&_thead_th]:top-0 min-[1440px]:[&_thead_th]:z-10 min-[1440px]:[&_thead_th]:bg-slate-50' : ''
+        }`}
+      >
         <caption id={captionId} className="sr-only">
           {caption}
         </caption>

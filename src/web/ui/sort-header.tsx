@@ -10,20 +10,29 @@ export function SortHeader<Column extends string>({
   sort,
   dir,
   onSort,
+  wrap = false,
 }: {
   label: string;
   column: Column;
   sort: Column;
   dir: SortDirection;
   onSort: (column: Column) => void;
+  /** Lets a two-word label take two lines, so a table of many columns fits its screen. */
+  wrap?: boolean;
 }) {
   const active = sort === column;
   return (
-    <th scope="col" aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : undefined} className="px-3 py-3 font-semibold">
+    <th
+      scope="col"
+      aria-sort={active ? (dir === 'asc' ? 'ascending' : 'descending') : undefined}
+      className={`py-3 align-bottom font-semibold ${wrap ? 'px-2' : 'px-3'}`}
+    >
       <button
         type="button"
         onClick={() => onSort(column)}
-        className={`-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 whitespace-nowrap hover:text-slate-900 ${active ? 'text-slate-900' : 'text-slate-700'}`}
+        className={`-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 text-left hover:text-slate-900 ${wrap ? '' : 'whitespace-nowrap'} ${
+          active ? 'text-slate-900' : 'text-slate-700'
+        }`}
       >
         {label}
         <SortIcon state={active ? dir : null} />

@@ -18,13 +18,13 @@ const navLinkClasses = (active: boolean) =>
  * colour is only ever a decorative stripe: any colour may be chosen, so it
  * never colours text. On a phone the navigation takes a row of its own.
  */
-export function AppHeader({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
+export function AppHeader({ me, width, onSignOut }: { me: Me; width: string; onSignOut: () => void }) {
   const { pathname } = useLocation();
   const { team } = me;
   return (
     <header className="border-b border-slate-200 bg-white" style={team ? ({ '--team-accent': team.accentColor } as CSSProperties) : undefined}>
       {team ? <div aria-hidden="true" data-testid="team-accent" className="h-1 bg-(--team-accent)" /> : null}
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 px-4 sm:h-16 sm:flex-nowrap sm:gap-x-6 sm:px-6">
+      <div className={`mx-auto flex ${width} flex-wrap items-center gap-x-4 px-4 sm:h-16 sm:flex-nowrap sm:gap-x-6 sm:px-6`}>
         <div className="flex h-14 min-w-0 items-center gap-2 sm:h-auto">{team ? <TeamBrand team={team} /> : <PlatformBrand />}</div>
         <nav aria-label="App" className="order-last -mx-2 flex w-[calc(100%+1rem)] flex-wrap items-center gap-1 pb-2 sm:order-none sm:mx-0 sm:w-auto sm:pb-0">
           {headerLinks(appRoutes, me, pathname).map(({ label, to, active }) => (

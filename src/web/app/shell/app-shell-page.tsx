@@ -21,7 +21,7 @@ import { appRoutes } from '../app-routes';
 import { signOut } from './api/sign-out';
 import { AppHeader } from './app-header';
 import { AreaLayout } from './area-layout';
-import { areaTabs, entryPoint } from './navigation';
+import { areaTabs, entryPoint, frameWidth } from './navigation';
 
 const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
@@ -139,8 +139,15 @@ function SignedInApp() {
       {/* One live stream per tab, for the loans the page shows (decision 020). */}
       <LiveEventsProvider>
         <div className="min-h-screen bg-slate-50">
-          <AppHeader me={me} onSignOut={() => void onSignOut()} />
-          <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+          {/* The first stop of the Tab key: past the header's links to the page itself. */}
+          <a
+            href="#main"
+            className="sr-only rounded-md bg-white px-3 py-2 text-sm font-semibold text-navy-800 shadow-lg focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:outline-2 focus:outline-navy-600"
+          >
+            Skip to content
+          </a>
+          <AppHeader me={me} width={frameWidth(appRoutes, pathname)} onSignOut={() => void onSignOut()} />
+          <main id="main" tabIndex={-1} className={`mx-auto px-4 py-6 focus:outline-none sm:px-6 sm:py-8 ${frameWidth(appRoutes, pathname)}`}>
             {gated ? (
               // Team data and the admin console stay closed until an authenticator is enrolled (the server answers 401 mfa_required).
               <Redirect to={paths.securitySetup} />

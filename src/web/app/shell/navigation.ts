@@ -18,6 +18,12 @@ export function headerLinks(routes: AppRoute[], me: Me, pathname: string): { lab
   });
 }
 
+/** The frame's width class on `pathname`: the screen's width (to 1,920 px) for a page marked `wide`, a readable measure for the rest. */
+export function frameWidth(routes: AppRoute[], pathname: string): string {
+  const wide = routes.some((route) => !isArea(route) && route.wide === true && matchPath({ path: route.path, end: true }, pathname) !== null);
+  return wide ? 'max-w-[120rem]' : 'max-w-6xl';
+}
+
 /** An area's tabs for the pages this person may open; the tab of the area's own page is active there only. */
 export function areaTabs(area: AppArea, me: Me): SubNavLink[] {
   return area.pages.flatMap((page) => (page.tab && allows(page, me) ? [{ to: page.path, label: page.tab, end: page.path === area.path }] : []));

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { STAGE_LABELS, stageChangeNeedsReason, type LoanStage } from '../../../shared/domain/loan-stages';
 import type { PipelinePage as PipelinePageData, PipelineRow } from '../../../shared/schemas/loans';
@@ -18,13 +18,39 @@ import { pipelineCsvUrl } from './api/export-pipeline-csv';
 import { usePipeline, usePipelineColumns } from './api/list-pipeline';
 import { PipelineBoard, type BoardColumn } from './components/pipeline-board';
 import { PipelineToolbar, StageChips } from './components/pipeline-filters';
-import { PipelineTable } from './components/pipeline-table';
+import { focusRow, PipelineTable, type PipelineDensity } from './components/pipeline-table';
 import { boardStages, isFiltered, localToday, parsePipelineView, sortBy, toApiQuery, toPipelineSearch, updateView, type PipelineView } from './pipeline-view';
 
 /** Typing pauses this long before the pipeline is searched again. */
 const SEARCH_DEBOUNCE_MS = 300;
 /** Cards per board column; the rest are a link to the column's stage in the list. */
 const BOARD_COLUMN_SIZE = 20;
+/** Where the list's density is remembered, per browser. */
+const DENSITY_KEY = 'coverly.pipeline.density';
+
+/** The list's density, remembered in this browser (comfortable when nothing is stored or storage is closed). */
+function useDensity(): [PipelineDensity, (density: PipelineDensity) => void] {
+  const [density, setDensity] = useState<PipelineDensity>(() => {
+    try {
+      return window.localStorage.getItem(DENSITY_KEY) === 'compact' ? 'compact' : 'comfortable';
+    } catch {
+      return 'comfortable';
+    }
+  });
+  const choose = useCallback((next: PipelineDensity) => {
+    setDensity(next);
+    try {
+      window.localStorage.setItem(DENSITY_KEY, next);
+    } catch {
+      // A browser that keeps nothing still switches, for this page.
+    }
+  }, []);
+  return [density, choose];
+}
+
+/** Whether a key press belongs to what the person is typing in or operating, not to the page's shortcuts. */
+const typingIn = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || target.closest('input, textarea, select, [role="menu"], dialog') !== null);
 
 /** /app/loans: the team's pipeline. Someone without a team (a borrower, a broker yet to found one) has their own /app. */
 export default function PipelinePage() {
@@ -69,6 +95,26 @@ function Pipeline({ teamId }: { teamId: string }) {
     const timer = setTimeout(() => setView({ q: search.trim() }, { replace: true }), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [search, view.q, setView]);
+
+  // Keys of the list: "/" goes to the search box, J or K (when no row has focus yet) to the first or last loan.
+  const [density, setDensity] = useDensity();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const tableRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typingIn(event.target)) return;
+      if (event.key === '/') {
+        event.preventDefault();
+        searchRef.current?.focus();
+        searchRef.current?.select();
+      } else if ((event.key === 'j' || event.key === 'k') && !(event.target instanceof Element && event.target.closest('tbody'))) {
+        event.preventDefault();
+        focusRow(tableRef.current, event.key === 'j' ? 1 : -1);
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
 
   const members = useMembers(teamId).data?.members ?? [];
   const board = view.layout === 'board';
@@ -117,7 +163,14 @@ function Pipeline({ teamId }: { teamId: string }) {
   return (
     <>
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <h1 className="text-2xl font-bold tracking-tight text-slate-900">Pipeline</h1>
+        <div className="flex items-baseline gap-3">
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">Pipeline</h1>
+          {/* How many loans the view holds, beside the title: the list starts higher on the screen. */}
+          <p role="status" className="flex min-h-6 items-center gap-2 text-sm text-slate-700">
+            {loading ? <Spinner /> : null}
+            {known ? <span>{plural(total, filtered ? 'matching loan' : 'loan', filtered ? 'matching loans' : 'loans')}</span> : null}
+          </p>
+        </div>
         <div className="flex flex-wrap gap-2">
           <ExportCsvLink href={csvHref} />
           <ButtonLink to={paths.loanNew}>
@@ -129,13 +182,18 @@ function Pipeline({ teamId }: { teamId: string }) {
         </div>
       </div>
 
-      <PipelineToolbar view={view} search={search} members={members} onSearch={setSearch} onChange={(change) => setView(change)} />
+      <PipelineToolbar
+        view={view}
+        search={search}
+        searchRef={searchRef}
+        members={members}
+        density={density}
+        onSearch={setSearch}
+        onDensity={setDensity}
+        onChange={(change) => setView(change)}
+      />
       <StageChips selected={view.stages} counts={counts} onChange={(selected) => setView({ stages: selected })} />
 
-      <p role="status" className="mt-4 flex min-h-6 items-center gap-2 text-sm text-slate-700">
-        {loading ? <Spinner /> : null}
-        {known ? <span>{plural(total, filtered ? 'matching loan' : 'loan', filtered ? 'matching loans' : 'loans')}</span> : null}
-      </p>
       <p role="status" className="sr-only">
         {announcement}
       </p>
@@ -160,18 +218,19 @@ function Pipeline({ teamId }: { teamId: string }) {
           <PipelineBoard columns={columns} counts={counts} movingId={movingId} onMove={requestMove} />
         ) : null
       ) : list.data ? (
-        <>
+        <div ref={tableRef}>
           <PipelineTable
             rows={list.data.rows}
             sort={view.sort}
             dir={view.dir}
             loading={loading}
             today={today}
+            density={density}
             onSort={(column) => setView(sortBy(view, column))}
             empty={filtered ? 'No loans match this view.' : 'No loans here.'}
           />
           <Pager page={view.page} size={list.data.size} total={list.data.total} hrefFor={(page) => hrefOf(updateView(view, { page }))} />
-        </>
+        </div>
       ) : null}
 
       {filtered && known && total === 0 && !loading ? (

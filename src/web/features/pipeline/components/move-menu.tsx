@@ -7,8 +7,10 @@ import { movesFor } from '../format';
  * "Move to…": a menu button listing the stages this loan may move to (the
  * keyboard's way to do what dragging a card does). Arrow keys, Home and End
  * move through the stages, Enter picks one, Escape closes and gives focus
- * back to the button. The list opens inside the card, so a column never cuts
- * it off, on a phone too.
+ * back to the button. The list opens inside the card, on a line of its own
+ * below the button's (the button's wrapper is `display: contents`, so the
+ * card's wrapping row lays both out), so a column never cuts it off, on a
+ * phone too.
  */
 export function MoveMenu({ row, busy, onMove }: { row: PipelineRow; busy: boolean; onMove: (row: PipelineRow, to: LoanStage) => void }) {
   const [open, setOpen] = useState(false);
@@ -69,7 +71,7 @@ export function MoveMenu({ row, busy, onMove }: { row: PipelineRow; busy: boolea
 
   const reopen = isExitStage(row.stage);
   return (
-    <div className="mt-3">
+    <div className="contents">
       <button
         ref={buttonRef}
         type="button"
@@ -86,7 +88,7 @@ export function MoveMenu({ row, busy, onMove }: { row: PipelineRow; busy: boolea
             setOpen(true);
           }
         }}
-        className="inline-flex h-9 w-full items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-navy-600 disabled:cursor-not-allowed disabled:opacity-70"
+        className="inline-flex h-8 items-center gap-1 rounded-md border border-slate-300 bg-white px-2 text-xs font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-navy-600 disabled:cursor-not-allowed disabled:opacity-70"
       >
         <span>{reopen ? 'Reopen…' : 'Move to…'}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`} fill="currentColor">
@@ -100,7 +102,7 @@ export function MoveMenu({ row, busy, onMove }: { row: PipelineRow; busy: boolea
           role="menu"
           aria-label={`Move ${row.borrowerName} to`}
           onKeyDown={onMenuKeyDown}
-          className="mt-1 rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
+          className="mt-1 basis-full rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
         >
           {moves.map((stage) => (
             <li key={stage} role="none">

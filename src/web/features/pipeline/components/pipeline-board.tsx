@@ -73,7 +73,7 @@ export function PipelineBoard({
               onDragLeave={() => setOver((current) => (current === stage ? null : current))}
               onDrop={(event) => onDrop(event, stage)}
               data-stage={stage}
-              className={`flex w-72 shrink-0 flex-col rounded-xl border p-2 transition-colors ${
+              className={`flex w-56 shrink-0 flex-col rounded-xl border p-1.5 transition-colors ${
                 target
                   ? 'border-navy-600 bg-navy-50'
                   : dragged && accepts(stage)
@@ -152,22 +152,33 @@ function Card({
       onDragEnd={onDragEnd}
       aria-busy={busy || undefined}
       data-loan-id={row.id}
-      className={`rounded-lg border border-slate-200 bg-white p-3 shadow-sm ${movable ? 'cursor-grab active:cursor-grabbing' : ''} ${busy ? 'opacity-60' : ''}`}
+      className={`rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-sm shadow-sm ${movable ? 'cursor-grab active:cursor-grabbing' : ''} ${busy ? 'opacity-60' : ''}`}
     >
-      <Link to={paths.loanHref(row.id)} draggable={false} className="font-semibold text-navy-800 underline-offset-4 hover:underline">
-        {row.borrowerName}
-      </Link>
-      <UnreadBadge count={row.unreadComments} className="ml-2" />
-      {row.entityName ? <p className="text-xs text-slate-600">{row.entityName}</p> : null}
-      <p className="mt-1 text-sm text-slate-700">{row.property}</p>
-      <p className="mt-2 flex items-center justify-between gap-2 text-sm">
-        <span className="font-semibold text-slate-900 tabular-nums">{formatWholeDollars(row.loanAmountCents)}</span>
-        <span className="text-slate-600">{plural(row.daysInStage, 'day', 'days')} in stage</span>
+      <div className="flex items-start justify-between gap-2">
+        <span className="min-w-0">
+          <Link to={paths.loanHref(row.id)} draggable={false} className="font-semibold text-navy-800 underline-offset-4 hover:underline">
+            {row.borrowerName}
+          </Link>
+          {row.entityName ? <span className="block truncate text-xs text-slate-600">{row.entityName}</span> : null}
+        </span>
+        <UnreadBadge count={row.unreadComments} className="shrink-0" />
+      </div>
+      <p className="mt-0.5 truncate text-slate-700" title={row.property}>
+        {row.property}
       </p>
-      <p className="mt-1 text-sm text-slate-600">
-        {row.outstandingDocuments > 0 ? `${plural(row.outstandingDocuments, 'document', 'documents')} outstanding` : 'No documents outstanding'}
-      </p>
-      <MoveMenu row={row} busy={busy} onMove={onMove} />
+      <div className="mt-1.5 flex flex-wrap items-center justify-between gap-x-2">
+        <span className="min-w-0 text-xs text-slate-600">
+          <span className="font-semibold text-slate-900 tabular-nums">{formatWholeDollars(row.loanAmountCents)}</span>
+          <span className="block">
+            {plural(row.daysInStage, 'day', 'days')} in stage ·{' '}
+            {row.outstandingDocuments > 0 ? `${row.outstandingDocuments.toLocaleString('en-US')} docs owed` : 'no docs owed'}
+            <span className="sr-only">
+              {row.outstandingDocuments > 0 ? ` (${plural(row.outstandingDocuments, 'document', 'documents')} outstanding)` : ' (no documents outstanding)'}
+            </span>
+          </span>
+        </span>
+        <MoveMenu row={row} busy={busy} onMove={onMove} />
+      </div>
     </li>
   );
 }

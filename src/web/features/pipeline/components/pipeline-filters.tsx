@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type RefObject } from 'react';
 import {
   CLOSING_WINDOW_LABELS,
   CLOSING_WINDOWS,
@@ -10,36 +10,45 @@ import {
 import { LOAN_STAGES, STAGE_LABELS, type LoanStage } from '../../../../shared/domain/loan-stages';
 import type { TeamMemberView } from '../../../../shared/schemas/teams';
 import type { PipelineLayout, PipelineView } from '../pipeline-view';
+import type { PipelineDensity } from './pipeline-table';
 
 const fieldClasses =
   'mt-1.5 block h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-navy-600 focus:outline-2 focus:outline-offset-0 focus:outline-navy-600 sm:text-sm';
 
-/** Search, the status, assignee and closing filters, and the list/board switch. */
+/** Search ("/" goes to it), the status, assignee and closing filters, the list/board switch, and the list's density. */
 export function PipelineToolbar({
   view,
   search,
+  searchRef,
   members,
+  density,
   onSearch,
+  onDensity,
   onChange,
 }: {
   view: PipelineView;
   search: string;
+  searchRef: RefObject<HTMLInputElement | null>;
   members: TeamMemberView[];
+  density: PipelineDensity;
   onSearch: (text: string) => void;
+  onDensity: (density: PipelineDensity) => void;
   onChange: (change: Partial<PipelineView>) => void;
 }) {
   const id = useId();
   // A member who left keeps their filter in a shared link; show it rather than a blank choice.
   const unknownAssignee = view.assignee && view.assignee !== 'none' && !members.some((m) => m.userId === view.assignee);
   return (
-    <div className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.6fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end">
+    <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.6fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end">
       <div className="sm:col-span-2 lg:col-span-1">
         <label htmlFor={`${id}-search`} className="block text-sm font-medium text-slate-800">
           Search
         </label>
         <input
+          ref={searchRef}
           id={`${id}-search`}
           type="search"
+          aria-keyshortcuts="/"
           value={search}
           onChange={(event) => onSearch(event.target.value)}
           maxLength={200}
@@ -98,7 +107,21 @@ export function PipelineToolbar({
           ))}
         </select>
       </div>
-      <LayoutSwitch layout={view.layout} onChange={(layout) => onChange({ layout })} />
+      <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
+        <LayoutSwitch layout={view.layout} onChange={(layout) => onChange({ layout })} />
+        {view.layout === 'list' ? (
+          <button
+            type="button"
+            aria-pressed={density === 'compact'}
+            onClick={() => onDensity(density === 'compact' ? 'comfortable' : 'compact')}
+            className={`h-12 shrink-0 rounded-lg px-3 text-sm font-semibold ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-navy-600 ${
+              density === 'compact' ? 'bg-navy-50 text-navy-900 ring-navy-300' : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
+            }`}
+          >
+            Compact
+          </button>
+        ) : null}
+      </div>
     </div>
   );
 }
@@ -117,7 +140,7 @@ function LayoutSwitch({ layout, onChange }: { layout: PipelineLayout; onChange: 
     </button>
   );
   return (
-    <div role="group" aria-label="Layout" className="flex gap-1 rounded-lg bg-slate-100 p-1 sm:col-span-2 lg:col-span-1">
+    <div role="group" aria-label="Layout" className="flex flex-1 gap-1 rounded-lg bg-slate-100 p-1">
       {option('list', 'List')}
       {option('board', 'Board')}
     </div>

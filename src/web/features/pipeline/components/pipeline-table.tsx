@@ -1,4 +1,5 @@
-import { Link } from 'react-router';
+import type { KeyboardEvent, MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
 import type { PipelineSort } from '../../../../shared/domain/loan-fields';
 import { STAGE_LABELS } from '../../../../shared/domain/loan-stages';
 import { isExitStage } from '../../../../shared/domain/loan-stages';
@@ -30,13 +31,34 @@ export const SORT_LABELS: Record<PipelineSort, string> = {
 };
 const COLUMNS = Object.keys(SORT_LABELS) as PipelineSort[];
 
-/** The pipeline as a table: one row per loan of the page, every column sortable from its header. */
+export type PipelineDensity = 'comfortable' | 'compact';
+
+/** The row link a row's keys move from and to: the loan's name in its first cell. */
+const ROW_LINK = 'th[scope="row"] a';
+
+/** Moves focus to the loan `step` rows from the one holding focus (or to the first), as J/K and the arrow keys do. */
+export function focusRow(table: HTMLElement | null, step: number) {
+  const links = [...(table?.querySelectorAll<HTMLAnchorElement>(ROW_LINK) ?? [])];
+  if (links.length === 0) return;
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+  const next = at === -1 ? (step > 0 ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, at + step));
+  links[next]?.focus();
+  links[next]?.closest('tr')?.scrollIntoView({ block: 'nearest' });
+}
+
+/**
+ * The pipeline as a table: one row per loan of the page, every column
+ * sortable from its header. The whole row opens the loan (the borrower's name
+ * is its link, for the keyboard and for a new tab); J/K or the arrow keys move
+ * between rows and Enter opens one. `compact` fits more rows on a screen.
+ */
 export function PipelineTable({
   rows,
   sort,
   dir,
   loading,
   today,
+  density,
   onSort,
   empty,
 }: {
@@ -45,19 +67,32 @@ export function PipelineTable({
   dir: SortDirection;
   loading: boolean;
   today: string;
+  density: PipelineDensity;
   onSort: (column: PipelineSort) => void;
   empty: string;
 }) {
+  const onKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || !(event.target as Element).matches(ROW_LINK)) return;
+    const step = event.key === 'j' || event.key === 'ArrowDown' ? 1 : event.key === 'k' || event.key === 'ArrowUp' ? -1 : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    focusRow(event.currentTarget, step);
+  };
   return (
-    <ScrollTable caption={`Loans, sorted by ${SORT_LABELS[sort]}, ${dir === 'asc' ? 'ascending' : 'descending'}`} minWidth="min-w-[72rem]" loading={loading}>
+    <ScrollTable
+      caption={`Loans, sorted by ${SORT_LABELS[sort]}, ${dir === 'asc' ? 'ascending' : 'descending'}`}
+      minWidth="min-w-[72rem]"
+      loading={loading}
+      stickyHead
+    >
       <TableHead>
         {COLUMNS.map((column) => (
-          <SortHeader key={column} label={SORT_LABELS[column]} column={column} sort={sort} dir={dir} onSort={onSort} />
+          <SortHeader key={column} label={SORT_LABELS[column]} column={column} sort={sort} dir={dir} onSort={onSort} wrap />
         ))}
       </TableHead>
-      <tbody className="divide-y divide-slate-200">
+      <tbody className="divide-y divide-slate-200" onKeyDown={onKeyDown}>
         {rows.map((row) => (
-          <LoanRow key={row.id} row={row} today={today} />
+          <LoanRow key={row.id} row={row} today={today} compact={density === 'compact'} />
         ))}
         {rows.length === 0 ? (
           <tr>
@@ -76,35 +111,53 @@ export function StageChip({ stage }: { stage: PipelineRow['stage'] }) {
   return <Chip tone={isExitStage(stage) ? 'red' : stage === 'funded' ? 'green' : 'navy'}>{STAGE_LABELS[stage]}</Chip>;
 }
 
-function LoanRow({ row, today }: { row: PipelineRow; today: string }) {
+/** A click on the row, away from its links and buttons and not the end of selecting text, opens the loan (in a new tab with Ctrl or ⌘). */
+function opensLoan(event: MouseEvent<HTMLTableRowElement>): boolean {
+  if (event.button !== 0 || (event.target as Element).closest('a, button, input, select, textarea, label')) return false;
+  return !window.getSelection()?.toString();
+}
+
+function LoanRow({ row, today, compact }: { row: PipelineRow; today: string; compact: boolean }) {
+  const navigate = useNavigate();
+  const href = paths.loanHref(row.id);
   const overdue = row.targetClosingDate !== null && row.targetClosingDate < today && !isExitStage(row.stage) && row.stage !== 'funded';
+  const cell = compact ? 'px-2 py-1.5' : 'px-2 py-2.5';
   return (
-    <tr className="align-middle hover:bg-slate-50">
-      <th scope="row" className="min-w-44 px-3 py-3 font-normal">
-        <Link to={paths.loanHref(row.id)} className="font-semibold text-navy-800 underline-offset-4 hover:underline">
-          {row.borrowerName}
-        </Link>
-        <UnreadBadge count={row.unreadComments} className="ml-2" />
-        {row.entityName ? <span className="block text-xs text-slate-600">{row.entityName}</span> : null}
-        {row.archived ? (
-          <span className="mt-1 block">
-            <Chip tone="slate">Archived</Chip>
-          </span>
-        ) : null}
+    <tr
+      className="cursor-pointer align-middle hover:bg-slate-50 has-[a:focus-visible]:bg-navy-50"
+      onClick={(event) => {
+        if (!opensLoan(event)) return;
+        if (event.ctrlKey || event.metaKey) window.open(href, '_blank', 'noopener');
+        else void navigate(href);
+      }}
+    >
+      <th scope="row" className={`min-w-44 font-normal ${cell}`}>
+        <span className="flex items-center gap-2 whitespace-nowrap">
+          <Link to={href} className="font-semibold text-navy-800 underline-offset-4 hover:underline">
+            {row.borrowerName}
+          </Link>
+          <UnreadBadge count={row.unreadComments} />
+          {row.archived ? <Chip tone="slate">Archived</Chip> : null}
+        </span>
+        {row.entityName ? <span className={compact ? 'sr-only' : 'block max-w-44 truncate text-xs text-slate-600'}>{row.entityName}</span> : null}
       </th>
-      <td className="min-w-48 px-3 py-3 text-slate-700">{row.property}</td>
-      <td className="px-3 py-3 text-right whitespace-nowrap text-slate-900 tabular-nums">{formatWholeDollars(row.loanAmountCents)}</td>
-      <td className="px-3 py-3">
+      <td className={`text-slate-700 ${cell}`}>
+        <span className="block max-w-40 min-w-32 truncate" title={row.property}>
+          {row.property}
+        </span>
+      </td>
+      <td className={`${cell} text-right whitespace-nowrap text-slate-900 tabular-nums`}>{formatWholeDollars(row.loanAmountCents)}</td>
+      <td className={`${cell} whitespace-nowrap`}>
         <StageChip stage={row.stage} />
       </td>
-      <td className="px-3 py-3">
+      <td className={cell}>
         <Progress value={row.progress} />
       </td>
-      <td className="px-3 py-3 text-center text-slate-700 tabular-nums">
+      <td className={`${cell} text-center text-slate-700 tabular-nums`}>
         <OutstandingDocs count={row.outstandingDocuments} />
       </td>
-      <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">{plural(row.daysInStage, 'day', 'days')}</td>
-      <td className="px-3 py-3 whitespace-nowrap">
+      <td className={`${cell} whitespace-nowrap text-slate-700 tabular-nums`}>{plural(row.daysInStage, 'day', 'days')}</td>
+      <td className={`${cell} whitespace-nowrap`}>
         {row.targetClosingDate ? (
           <span className={overdue ? 'font-semibold text-red-800' : 'text-slate-700'}>
             <time dateTime={row.targetClosingDate}>{formatCalendarDate(row.targetClosingDate)}</time>
@@ -114,10 +167,10 @@ function LoanRow({ row, today }: { row: PipelineRow; today: string }) {
           <EmptyCell />
         )}
       </td>
-      <td className="px-3 py-3 whitespace-nowrap text-slate-700">
+      <td className={`${cell} whitespace-nowrap text-slate-700`}>
         <DateTime iso={row.lastActivityAt} />
       </td>
-      <td className="px-3 py-3 text-slate-700">{row.assignee?.name ?? <span className="text-slate-600">Unassigned</span>}</td>
+      <td className={`${cell} text-slate-700`}>{row.assignee?.name ?? <span className="text-slate-600">Unassigned</span>}</td>
     </tr>
   );
 }
@@ -136,8 +189,8 @@ export function OutstandingDocs({ count }: { count: number }) {
 /** Progress as a bar for the eye and a number for everyone. */
 export function Progress({ value }: { value: number }) {
   return (
-    <span className="flex min-w-28 items-center gap-2">
-      <span aria-hidden="true" className="h-2 w-16 overflow-hidden rounded-full bg-slate-200">
+    <span className="flex items-center gap-2">
+      <span aria-hidden="true" className="h-2 w-12 overflow-hidden rounded-full bg-slate-200">
         <span className={`block h-full rounded-full bg-accent-600 ${PROGRESS_WIDTHS[Math.round(value / 5)] ?? 'w-0'}`} />
       </span>
       <span className="text-slate-700 tabular-nums">{value}%</span>
