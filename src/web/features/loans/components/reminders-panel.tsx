@@ -2,13 +2,12 @@ import { useEffect, useId, useState } from 'react';
 import { REMINDER_POLICY, type NextLoanReminder, type NoReminderReason } from '../../../../shared/domain/reminders';
 import { formatCalendarDate } from '../../../lib/dates';
 import { useFailureNotice } from '../../../lib/me-context';
+import { plural } from '../../../lib/plural';
 import { Button } from '../../../ui/button';
 import { DateTime } from '../../../ui/date-time';
 import { Spinner } from '../../../ui/spinner';
 import { useToast } from '../../../ui/toast';
 import { useReminders, useSendReminderNow, useSetReminders } from '../api/reminders';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const NO_REMINDER: Record<NoReminderReason, string> = {
   off: 'None: automatic reminders are off',
@@ -79,7 +78,7 @@ export function RemindersPanel({ loanId }: { loanId: string }) {
   const send = () =>
     sendNow.mutate(undefined, {
       onSuccess: (sent) =>
-        toast({ title: 'Success!', description: `Reminder sent to ${plural(sent.people, 'person', 'people')} about ${plural(sent.items, 'document')}.` }),
+        toast({ title: 'Success!', description: `Reminder sent to ${plural(sent.people, 'person', 'people')} about ${plural(sent.items, 'document', 'documents')}.` }),
       onError: (error) => notifyFailure('Sending the reminder failed', error),
     });
 
@@ -114,7 +113,7 @@ export function RemindersPanel({ loanId }: { loanId: string }) {
         <dt className="text-slate-600">Last reminder</dt>
         <dd>{view.lastRemindedAt ? <DateTime iso={view.lastRemindedAt} format="dateTime" /> : 'None yet'}</dd>
         <dt className="text-slate-600">Owed by borrowers</dt>
-        <dd>{plural(view.owed.length, 'document')}</dd>
+        <dd>{plural(view.owed.length, 'document', 'documents')}</dd>
         <dt className="text-slate-600">Next reminder</dt>
         <dd>{nextReminderText(next, todayIn(view.timeZone), view.timeZone)}</dd>
       </dl>
@@ -130,7 +129,7 @@ export function RemindersPanel({ loanId }: { loanId: string }) {
       </Button>
       {limited ? (
         <p id={limitId} className="text-slate-600">
-          Reminder limit reached: {plural(view.sendNow.perDay, 'reminder')} sent by hand in the last 24 hours. The next can be sent from{' '}
+          Reminder limit reached: {plural(view.sendNow.perDay, 'reminder', 'reminders')} sent by hand in the last 24 hours. The next can be sent from{' '}
           <DateTime iso={nextAt} format="dateTime" />.
         </p>
       ) : null}
