@@ -106,7 +106,9 @@ const pgbenchTps = (output) => {
  * queued, each waiting up to a day, and they are not this benchmark's backlog.
  */
 const jobCounts = (client) =>
-  client.query(`select status, count(*)::int as n from job where queue = 'mail.send' group by status`).then(({ rows }) => Object.fromEntries(rows.map((r) => [r.status, r.n])));
+  client
+    .query(`select status, count(*)::int as n from job where queue = 'mail.send' group by status`)
+    .then(({ rows }) => Object.fromEntries(rows.map((r) => [r.status, r.n])));
 
 export async function runWaitlistPg() {
   // The mail drop goes to memory (tmpfs) when the machine has one: the disk is not what this measures.
@@ -157,7 +159,9 @@ export async function runWaitlistPg() {
   const setAside = async () => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await withClient(databaseUrl, (c) => c.query(`update job set status = 'done', finished_at = now() where queue = 'mail.send' and status in ('pending', 'running')`));
+        return await withClient(databaseUrl, (c) =>
+          c.query(`update job set status = 'done', finished_at = now() where queue = 'mail.send' and status in ('pending', 'running')`),
+        );
       } catch (error) {
         // The worker may be marking a batch done at the same moment, its rows locked in another order.
         if (error?.code !== '40P01' || attempt === 5) throw error;

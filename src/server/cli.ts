@@ -53,7 +53,19 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!['invite-admin', 'migrate', 'jobs', 'retry-dead-jobs', 'seed-demo', 'rotate-master-key', 'check-storage', 'refresh-document-counts', 'check-document-counts'].includes(command)) {
+  if (
+    ![
+      'invite-admin',
+      'migrate',
+      'jobs',
+      'retry-dead-jobs',
+      'seed-demo',
+      'rotate-master-key',
+      'check-storage',
+      'refresh-document-counts',
+      'check-document-counts',
+    ].includes(command)
+  ) {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 64; // EX_USAGE
   }
@@ -172,7 +184,8 @@ function describeDocumentCountCheck(drift: DocumentCountDrift[], fixed: boolean)
   const counts = (c: DocumentCountDrift['stored']) =>
     `${c.requiredItems} required, ${c.approvedItems} approved (borrower: ${c.borrowerRequiredItems}, ${c.borrowerApprovedItems})`;
   console.log(`${drift.length} loan(s) have document counters that disagree with their checklist:`);
-  for (const { loanId, teamId, stored, counted } of drift) console.log(`  loan ${loanId} (team ${teamId}): stored ${counts(stored)}; its items count ${counts(counted)}`);
+  for (const { loanId, teamId, stored, counted } of drift)
+    console.log(`  loan ${loanId} (team ${teamId}): stored ${counts(stored)}; its items count ${counts(counted)}`);
   console.log(fixed ? `Counted them again: ${drift.length} loan(s) fixed.` : 'Run it again with --fix to count them again.');
   return fixed ? 0 : 1;
 }

@@ -230,7 +230,12 @@ describe.each(backends)('the loan’s document counts on %s', (backend) => {
       {
         loanId: drifted,
         teamId: harbor.teamId,
-        stored: { requiredItems: row!.requiredItems, approvedItems: row!.approvedItems, borrowerRequiredItems: row!.borrowerRequiredItems, borrowerApprovedItems: row!.borrowerApprovedItems },
+        stored: {
+          requiredItems: row!.requiredItems,
+          approvedItems: row!.approvedItems,
+          borrowerRequiredItems: row!.borrowerRequiredItems,
+          borrowerApprovedItems: row!.borrowerApprovedItems,
+        },
         counted: expect.objectContaining({ requiredItems: row!.requiredItems, approvedItems: row!.approvedItems + 1 }),
       },
     ]);

@@ -161,7 +161,8 @@ describe.each(backends)('seed-demo on %s', (backend) => {
       if (item.status === 'requested' || item.status === 'not_applicable') expect(mine).toEqual([]);
       if (item.status === 'needs_revision') expect(item.reason).toBe(newest!.reviewReason);
       // A reason belongs to the version it was given for: a version sent back earlier leaves none on the item's newer one.
-      if (item.status === 'uploaded' || item.status === 'in_review' || item.status === 'approved' || item.status === 'requested') expect(item.reason, item.label).toBeNull();
+      if (item.status === 'uploaded' || item.status === 'in_review' || item.status === 'approved' || item.status === 'requested')
+        expect(item.reason, item.label).toBeNull();
       if (item.status === 'approved' || item.status === 'expired') {
         expect(item.documentDate).toBe(newest!.documentDate);
         expect(item.documentDate).not.toBeNull();
@@ -326,7 +327,9 @@ describe.each(backends)('seed-demo on %s', (backend) => {
     const cookie = await signInWithTotp(api.app, seeded.owner.email, seeded.owner.totpSecret, seeded.owner.password);
     const items = await api.db.select().from(checklistItem);
     const versions = await api.db.select().from(documentVersion);
-    const resent = items.filter((item) => (item.status === 'uploaded' || item.status === 'in_review') && versions.some((v) => v.itemId === item.id && v.number === 2));
+    const resent = items.filter(
+      (item) => (item.status === 'uploaded' || item.status === 'in_review') && versions.some((v) => v.itemId === item.id && v.number === 2),
+    );
     expect(resent.length).toBeGreaterThan(0);
     for (const item of resent) {
       const checklist = await api.as(cookie).get(`/api/loans/${item.loanId}/checklist`);
@@ -368,7 +371,7 @@ describe.each(backends)('seed-demo on %s', (backend) => {
   it('shows true numbers from the first second: every loan’s pipeline row, board card and page agree, and the bell counts what the rows call unread', async () => {
     const owner = await signInWithTotp(api.app, seeded.owner.email, seeded.owner.totpSecret, seeded.owner.password);
     const assistant = await signInWithTotp(api.app, seeded.assistant.email, seeded.assistant.totpSecret, seeded.assistant.password);
-    const get = async <T,>(cookie: string, url: string): Promise<T> => {
+    const get = async <T>(cookie: string, url: string): Promise<T> => {
       const response = await api.as(cookie).get(url);
       expect(response.statusCode, url).toBe(200);
       return response.json<T>();
@@ -397,7 +400,13 @@ describe.each(backends)('seed-demo on %s', (backend) => {
         const card = board.get(loanId)!;
         const said = (of: PipelineRow) => [of.outstandingDocuments, of.requiredDocuments, of.approvedDocuments, of.progress, of.unreadComments];
         expect(counts.required, `loan ${loanId} has a checklist`).toBeGreaterThan(0);
-        expect(said(row), `the pipeline row of ${loanId}`).toEqual([checklist.outstandingRequired, counts.required, counts.approved, page.progress, comments.unread.count]);
+        expect(said(row), `the pipeline row of ${loanId}`).toEqual([
+          checklist.outstandingRequired,
+          counts.required,
+          counts.approved,
+          page.progress,
+          comments.unread.count,
+        ]);
         expect(said(card), `the board card of ${loanId}`).toEqual(said(row));
         expect(checklist.outstandingRequired).toBe(counts.outstanding);
         unreadOnRows += row.unreadComments;

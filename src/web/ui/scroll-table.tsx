@@ -35,7 +35,9 @@ export function ScrollTable({
       <table
         aria-busy={loading}
         className={`w-full ${minWidth} text-left text-sm transition-opacity ${loading ? 'opacity-60' : ''} ${
-          stickyHead ? 'min-[1440px]:[&_thead_th]:sticky min-[1440px]:[&_thead_th]:top-0 min-[1440px]:[&_thead_th]:z-10 min-[1440px]:[&_thead_th]:bg-slate-50' : ''
+          stickyHead
+            ? 'min-[1440px]:[&_thead_th]:sticky min-[1440px]:[&_thead_th]:top-0 min-[1440px]:[&_thead_th]:z-10 min-[1440px]:[&_thead_th]:bg-slate-50'
+            : ''
         }`}
       >
         <caption id={captionId} className="sr-only">

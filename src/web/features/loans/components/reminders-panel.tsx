@@ -78,7 +78,10 @@ export function RemindersPanel({ loanId }: { loanId: string }) {
   const send = () =>
     sendNow.mutate(undefined, {
       onSuccess: (sent) =>
-        toast({ title: 'Success!', description: `Reminder sent to ${plural(sent.people, 'person', 'people')} about ${plural(sent.items, 'document', 'documents')}.` }),
+        toast({
+          title: 'Success!',
+          description: `Reminder sent to ${plural(sent.people, 'person', 'people')} about ${plural(sent.items, 'document', 'documents')}.`,
+        }),
       onError: (error) => notifyFailure('Sending the reminder failed', error),
     });
 
