@@ -133,6 +133,7 @@ function SignedInApp() {
   }
 
   const gated = me.mustEnrolMfa && !matchPath(paths.securitySetup, pathname);
+  const width = frameWidth(appRoutes, pathname);
 
   return (
     <MeProvider me={me} formerTeam={formerTeam} handleAccessError={handleAccessError}>
@@ -146,8 +147,8 @@ function SignedInApp() {
           >
             Skip to content
           </a>
-          <AppHeader me={me} width={frameWidth(appRoutes, pathname)} onSignOut={() => void onSignOut()} />
-          <main id="main" tabIndex={-1} className={`mx-auto px-4 py-6 focus:outline-none sm:px-6 sm:py-8 ${frameWidth(appRoutes, pathname)}`}>
+          <AppHeader me={me} width={width} onSignOut={() => void onSignOut()} />
+          <main id="main" tabIndex={-1} className={`mx-auto px-4 py-6 focus:outline-none sm:px-6 sm:py-8 ${width}`}>
             {gated ? (
               // Team data and the admin console stay closed until an authenticator is enrolled (the server answers 401 mfa_required).
               <Redirect to={paths.securitySetup} />
