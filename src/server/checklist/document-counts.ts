@@ -21,15 +21,19 @@ const stillNeeded = sql.raw(
 );
 const approved = sql.raw(`c.required and c.status in (${list(APPROVED_STATUSES)})`);
 
+/** The four counts of the checklist items `c`, in the order of the loan's columns required, approved, borrower required, borrower approved. */
+const itemCounts = sql`
+  count(*) filter (where ${stillNeeded})::int,
+  count(*) filter (where ${approved})::int,
+  count(*) filter (where ${stillNeeded} and c.borrower_visible)::int,
+  count(*) filter (where ${approved} and c.borrower_visible)::int`;
+
 /** Recounts the items of every loan `where` selects (the loan is `loan`), in one statement. */
 function recount(where: SQL, returning: SQL) {
   return sql`
     update ${loan}
        set (required_items, approved_items, borrower_required_items, borrower_approved_items) = (
-             select count(*) filter (where ${stillNeeded}),
-                    count(*) filter (where ${approved}),
-                    count(*) filter (where ${stillNeeded} and c.borrower_visible),
-                    count(*) filter (where ${approved} and c.borrower_visible)
+             select ${itemCounts}
                from checklist_item c
               where c.loan_id = loan.id)
      where ${where}
@@ -101,12 +105,9 @@ export async function findDocumentCountDrift(db: Db, { teamId }: { teamId?: stri
            n.required, n.approved, n.borrower_required, n.borrower_approved
       from ${loan} l
      cross join lateral (
-       select count(*) filter (where ${stillNeeded})::int as required,
-              count(*) filter (where ${approved})::int as approved,
-              count(*) filter (where ${stillNeeded} and c.borrower_visible)::int as borrower_required,
-              count(*) filter (where ${approved} and c.borrower_visible)::int as borrower_approved
+       select ${itemCounts}
          from checklist_item c
-        where c.loan_id = l.id) n
+        where c.loan_id = l.id) n(required, approved, borrower_required, borrower_approved)
      where ${teamId ? sql`l.team_id = ${teamId}` : sql`true`}
        and (l.required_items, l.approved_items, l.borrower_required_items, l.borrower_approved_items)
            is distinct from (n.required, n.approved, n.borrower_required, n.borrower_approved)
